@@ -1,0 +1,47 @@
+package io.jrxe.driver;
+
+import io.jrxe.driver.mem.PacketPool;
+
+/**
+ * A NIC as jrxe's stack sees it: one rx and one tx queue, batched, moving buffer ids of one {@link PacketPool}.
+ * <p>
+ * Ownership: ids returned by {@link #rxBatch} belong to the caller, which frees them to {@link #pool()} (or
+ * reuses them). Ids accepted by {@link #txBatch} belong to the device until it reclaims them after transmission;
+ * the driver frees them to the pool itself. Frame data starts at {@link PacketPool#dataOffset(int)} and its
+ * length is {@link PacketPool#length(int)}. All methods are called from one thread.
+ */
+public interface NicDevice extends AutoCloseable
+{
+    /** PCI address or emulated name. */
+    String name();
+
+    /** The MAC address in the low 48 bits, first byte on the wire in bits 47..40. */
+    long macAddress();
+
+    /** IP MTU of the link (1500 unless the device says otherwise). */
+    int mtu();
+
+    boolean linkUp();
+
+    PacketPool pool();
+
+    /**
+     * Receives up to {@code max} frames into {@code ids[0..]}, refilling the rx ring from the pool.
+     *
+     * @return number of frames received, 0 if none
+     */
+    int rxBatch(int[] ids, int max);
+
+    /**
+     * Queues {@code ids[0..count)} for transmission with one device notification. Also reclaims completed tx
+     * buffers.
+     *
+     * @return how many were accepted (a prefix of the array); the rest still belong to the caller
+     */
+    int txBatch(int[] ids, int count);
+
+    NicStats stats();
+
+    @Override
+    void close();
+}
