@@ -1,0 +1,209 @@
+package io.jrxe.driver.emu;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+/**
+ * A hub joining N {@link WirePort}s: a frame sent on one port reaches every other port, each copy through its own
+ * directed {@link WireLink} with its own fault injection ({@link WireFaults}) and its own preallocated
+ * single-producer single-consumer ring. With two ports it is a point-to-point cable.
+ * <pre>
+ *        port 0 ----link 0->1----> port 1        links[src][dst], src != dst
+ *               <---link 1->0-----               N * (N - 1) links, each a OneToOneRingBuffer
+ * </pre>
+ * Frames carry no FCS; a corrupted frame is delivered as corrupted, for the layers above to detect (the RoCE
+ * ICRC, UDP checksum).
+ */
+public final class EmulatedWire
+{
+    /** Settings for a wire, with defaults. */
+    public static final class Context
+    {
+        private int portCount = 2;
+        private WireFaults faults = WireFaults.none();
+        private NanoClock clock = SystemNanoClock.INSTANCE;
+        private int linkRingCapacity = 256 * 1024;
+        private int maxFrameLength = 9216;
+
+        public int portCount()
+        {
+            return portCount;
+        }
+
+        /** Number of ports, at least 2 (default 2). */
+        public Context portCount(final int portCount)
+        {
+            this.portCount = portCount;
+            return this;
+        }
+
+        public WireFaults faults()
+        {
+            return faults;
+        }
+
+        /** Faults and seed (default none); copied when the wire is built. */
+        public Context faults(final WireFaults faults)
+        {
+            this.faults = faults;
+            return this;
+        }
+
+        public NanoClock clock()
+        {
+            return clock;
+        }
+
+        /** Clock the attached devices use for delay and reorder hold times (default the system clock). */
+        public Context clock(final NanoClock clock)
+        {
+            this.clock = clock;
+            return this;
+        }
+
+        public int linkRingCapacity()
+        {
+            return linkRingCapacity;
+        }
+
+        /** Bytes of frame buffering per directed link, a power of two (default 256 KiB). */
+        public Context linkRingCapacity(final int capacity)
+        {
+            this.linkRingCapacity = capacity;
+            return this;
+        }
+
+        public int maxFrameLength()
+        {
+            return maxFrameLength;
+        }
+
+        /** Largest frame carried, Ethernet header included, FCS excluded (default 9216). */
+        public Context maxFrameLength(final int maxFrameLength)
+        {
+            this.maxFrameLength = maxFrameLength;
+            return this;
+        }
+    }
+
+    private final WirePort[] ports;
+    private final WireLink[][] links;
+    private final NanoClock clock;
+    private final WireFaults faults;
+
+    /**
+     * @throws IllegalArgumentException if a setting is out of range, with the setting's name
+     */
+    public EmulatedWire(final Context ctx)
+    {
+        final int n = ctx.portCount();
+        if (n < 2 || n > 256)
+        {
+            throw new IllegalArgumentException("wire portCount must be in [2, 256]: " + n);
+        }
+        if (!BitUtil.isPowerOfTwo(ctx.linkRingCapacity()) || ctx.linkRingCapacity() < 4096)
+        {
+            throw new IllegalArgumentException(
+                "wire linkRingCapacity must be a power of two >= 4096: " + ctx.linkRingCapacity());
+        }
+        // OneToOneRingBuffer takes records up to an eighth of its capacity; a record is 8 + frame + its header
+        if (ctx.maxFrameLength() < 60 || ctx.maxFrameLength() + 16 > ctx.linkRingCapacity() / 8)
+        {
+            throw new IllegalArgumentException("wire maxFrameLength " + ctx.maxFrameLength() +
+                " must be >= 60 and fit an eighth of linkRingCapacity " + ctx.linkRingCapacity());
+        }
+        if (null == ctx.clock() || null == ctx.faults())
+        {
+            throw new IllegalArgumentException("wire clock and faults must not be null");
+        }
+        this.clock = ctx.clock();
+        this.faults = ctx.faults().copy();
+        this.ports = new WirePort[n];
+        this.links = new WireLink[n][n];
+        for (int i = 0; i < n; i++)
+        {
+            ports[i] = new WirePort(i, ctx.maxFrameLength());
+        }
+        for (int src = 0; src < n; src++)
+        {
+            for (int dst = 0; dst < n; dst++)
+            {
+                if (src != dst)
+                {
+                    links[src][dst] = new WireLink(faults, src, dst, ctx.linkRingCapacity(), ctx.maxFrameLength());
+                }
+            }
+        }
+        for (int p = 0; p < n; p++)
+        {
+            final WireLink[] out = new WireLink[n - 1];
+            final WireLink[] in = new WireLink[n - 1];
+            int k = 0;
+            for (int q = 0; q < n; q++)
+            {
+                if (q != p)
+                {
+                    out[k] = links[p][q];
+                    in[k] = links[q][p];
+                    k++;
+                }
+            }
+            ports[p].links(out, in);
+        }
+    }
+
+    /** A point-to-point wire between two ports with the given faults and the system clock. */
+    public static EmulatedWire pointToPoint(final WireFaults faults)
+    {
+        return new EmulatedWire(new Context().faults(faults));
+    }
+
+    public int portCount()
+    {
+        return ports.length;
+    }
+
+    public WirePort port(final int index)
+    {
+        return ports[index];
+    }
+
+    public NanoClock clock()
+    {
+        return clock;
+    }
+
+    /** The faults this wire injects (a copy of what it was built with). */
+    public WireFaults faults()
+    {
+        return faults;
+    }
+
+    /** Counters of the link from port {@code source} to port {@code destination}. */
+    public WireCounters counters(final int source, final int destination)
+    {
+        if (source == destination)
+        {
+            throw new IllegalArgumentException("no link from port " + source + " to itself");
+        }
+        return links[source][destination].counters();
+    }
+
+    /** Sum of counter {@code id} (a {@link WireCounters} constant) over all links. */
+    public long total(final int id)
+    {
+        long sum = 0;
+        for (int src = 0; src < ports.length; src++)
+        {
+            for (int dst = 0; dst < ports.length; dst++)
+            {
+                if (src != dst)
+                {
+                    sum += links[src][dst].counters().get(id);
+                }
+            }
+        }
+        return sum;
+    }
+}

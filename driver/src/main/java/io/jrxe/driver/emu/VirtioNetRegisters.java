@@ -1,0 +1,613 @@
+package io.jrxe.driver.emu;
+
+import io.jrxe.driver.pci.MmioRegion;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+import static io.jrxe.driver.emu.VirtioSpec.*;
+
+/**
+ * BAR4 of the emulated device: the virtio structures at QEMU's offsets, every access decoded by the device model.
+ * <pre>
+ *  BAR4 (16 KiB)
+ *  0x0000 common cfg  (struct virtio_pci_common_cfg, 0x38 bytes used)
+ *  0x1000 ISR status  (1 byte, read clears)
+ *  0x2000 device cfg  (struct virtio_net_config: mac[6] | status u16 | max_virtqueue_pairs u16 | mtu u16)
+ *  0x3000 notify      (queue q at 0x3000 + queue_notify_off(q) * 4, queue_notify_off(q) = q)
+ * </pre>
+ * Common cfg fields must be accessed with their natural width (§4.1.3.1); 64-bit fields may be accessed as two
+ * 32-bit halves or as one 64-bit access, which is split low half first as QEMU's 4-byte-max region does. Other
+ * accesses are ignored and counted in {@link EmulatedNicCounters#BAD_REGISTER_ACCESSES}.
+ * <p>
+ * Threads: register accesses come from the driver thread; the device agent reads {@link #status()},
+ * queue registers and kicks, and sets DEVICE_NEEDS_RESET and ISR bits.
+ */
+final class VirtioNetRegisters implements MmioRegion
+{
+    static final int COMMON_OFFSET = 0x0000;
+    static final int ISR_OFFSET = 0x1000;
+    static final int DEVICE_OFFSET = 0x2000;
+    static final int NOTIFY_OFFSET = 0x3000;
+    static final int REGION_LENGTH = 0x1000;
+    static final int NOTIFY_OFF_MULTIPLIER = 4;
+    static final int QUEUE_COUNT = 2;
+
+    /** VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS and nothing else. */
+    static final long OFFERED_FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << NET_F_MAC |
+        1L << NET_F_MTU | 1L << NET_F_STATUS;
+
+    /** What the driver thread asks of the device when it writes 0 to device_status. */
+    interface ResetHandler
+    {
+        void resetDevice();
+    }
+
+    private final EmulatedNicCounters counters;
+    private final ResetHandler resetHandler;
+    private final VirtqueueRegisters[] queues = new VirtqueueRegisters[QUEUE_COUNT];
+    private final AtomicInteger status = new AtomicInteger();
+    private final AtomicInteger isr = new AtomicInteger();
+    private final AtomicIntegerArray kicks = new AtomicIntegerArray(QUEUE_COUNT);
+    private final byte[] netConfig = new byte[NET_CFG_LENGTH];
+    private volatile int configGeneration;
+
+    private int deviceFeatureSelect;
+    private int driverFeatureSelect;
+    private long driverFeatures;
+    /** The driver wrote non-zero feature bits above bit 63, none of which is offered. */
+    private boolean driverFeaturesBeyond64;
+    private int msixConfig;
+    private int queueSelect;
+    private volatile String lastError;
+
+    VirtioNetRegisters(
+        final long mac, final int mtu, final int maxQueueSize, final boolean linkUp,
+        final EmulatedNicCounters counters, final ResetHandler resetHandler)
+    {
+        this.counters = counters;
+        this.resetHandler = resetHandler;
+        for (int i = 0; i < QUEUE_COUNT; i++)
+        {
+            queues[i] = new VirtqueueRegisters(maxQueueSize);
+        }
+        for (int i = 0; i < 6; i++)
+        {
+            netConfig[NET_CFG_MAC + i] = (byte)(mac >>> (8 * (5 - i)));
+        }
+        netConfig[NET_CFG_STATUS] = (byte)(linkUp ? NET_S_LINK_UP : 0);
+        netConfig[NET_CFG_MAX_VIRTQUEUE_PAIRS] = 1;
+        netConfig[NET_CFG_MTU] = (byte)mtu;
+        netConfig[NET_CFG_MTU + 1] = (byte)(mtu >>> 8);
+        resetState();
+    }
+
+    /** Back to the state after reset (§2.4): called with the device agent quiesced. */
+    void resetState()
+    {
+        status.set(0);
+        isr.set(0);
+        deviceFeatureSelect = 0;
+        driverFeatureSelect = 0;
+        driverFeatures = 0;
+        driverFeaturesBeyond64 = false;
+        msixConfig = NO_VECTOR;
+        queueSelect = 0;
+        for (int i = 0; i < QUEUE_COUNT; i++)
+        {
+            kicks.set(i, 0);
+            queues[i].reset();
+        }
+        lastError = null;
+    }
+
+    // ---- device side ----
+
+    int status()
+    {
+        return status.get();
+    }
+
+    long driverFeatures()
+    {
+        return driverFeatures;
+    }
+
+    VirtqueueRegisters queue(final int index)
+    {
+        return queues[index];
+    }
+
+    /** Takes a pending notification of queue {@code index}; the CAS pairs with the driver's notify write. */
+    boolean takeKick(final int index)
+    {
+        return 0 != kicks.get(index) && 0 != kicks.getAndSet(index, 0);
+    }
+
+    /** Used buffers were added to a queue whose driver did not suppress interrupts (§2.6.7 / §4.1.4.5). */
+    void raiseQueueInterrupt()
+    {
+        raiseIsr(ISR_QUEUE);
+    }
+
+    private void raiseIsr(final int bits)
+    {
+        int v;
+        while (bits != ((v = isr.get()) & bits) && !isr.compareAndSet(v, v | bits))
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * §2.1.2: the device entered an error state; it sets DEVICE_NEEDS_RESET and, if DRIVER_OK was set, sends a
+     * configuration change notification.
+     */
+    void needsReset(final String reason)
+    {
+        lastError = reason;
+        int before;
+        do
+        {
+            before = status.get();
+        }
+        while (0 != before && !status.compareAndSet(before, before | STATUS_DEVICE_NEEDS_RESET));
+        if (0 != (before & STATUS_DRIVER_OK))
+        {
+            raiseIsr(ISR_CONFIG);
+        }
+    }
+
+    String lastError()
+    {
+        return lastError;
+    }
+
+    boolean linkUp()
+    {
+        return 0 != (netConfig[NET_CFG_STATUS] & NET_S_LINK_UP);
+    }
+
+    /** Changes the link status field; §4.1.4.3.1 config_generation changes and a config change is signalled. */
+    synchronized void linkUp(final boolean up)
+    {
+        netConfig[NET_CFG_STATUS] = (byte)(up ? NET_S_LINK_UP : 0);
+        configGeneration = (configGeneration + 1) & 0xff;
+        raiseIsr(ISR_CONFIG);
+    }
+
+    // ---- MmioRegion: driver side ----
+
+    @Override
+    public long length()
+    {
+        return EmulatedConfigSpace.BAR_LENGTH;
+    }
+
+    @Override
+    public int read8(final long offset)
+    {
+        return read(offset, 1);
+    }
+
+    @Override
+    public int read16(final long offset)
+    {
+        return read(offset, 2);
+    }
+
+    @Override
+    public int read32(final long offset)
+    {
+        return read(offset, 4);
+    }
+
+    @Override
+    public long read64(final long offset)
+    {
+        if (offset >= COMMON_OFFSET && offset < COMMON_OFFSET + REGION_LENGTH)
+        {
+            final long low = read(offset, 4) & 0xffffffffL;
+            return low | (long)read(offset + 4, 4) << 32;
+        }
+        return read(offset, 8) & 0xffffffffL;
+    }
+
+    @Override
+    public void write8(final long offset, final int value)
+    {
+        write(offset, 1, value);
+    }
+
+    @Override
+    public void write16(final long offset, final int value)
+    {
+        write(offset, 2, value);
+    }
+
+    @Override
+    public void write32(final long offset, final int value)
+    {
+        write(offset, 4, value);
+    }
+
+    @Override
+    public void write64(final long offset, final long value)
+    {
+        if (offset >= COMMON_OFFSET && offset < COMMON_OFFSET + REGION_LENGTH)
+        {
+            write(offset, 4, (int)value);
+            write(offset + 4, 4, (int)(value >>> 32));
+            return;
+        }
+        write(offset, 8, (int)value);
+    }
+
+    private int read(final long offset, final int width)
+    {
+        checkBounds(offset, width);
+        final int region = (int)(offset & ~(REGION_LENGTH - 1));
+        final int at = (int)(offset & (REGION_LENGTH - 1));
+        switch (region)
+        {
+            case COMMON_OFFSET:
+                return commonRead(at, width);
+            case ISR_OFFSET:
+                if (0 == at && 1 == width)
+                {
+                    return isr.getAndSet(0); // §4.1.4.5: reading ISR status clears it
+                }
+                return badAccess();
+            case DEVICE_OFFSET:
+                return deviceConfigRead(at, width);
+            default:
+                return 0; // notify region reads as zero
+        }
+    }
+
+    private void write(final long offset, final int width, final int value)
+    {
+        checkBounds(offset, width);
+        final int region = (int)(offset & ~(REGION_LENGTH - 1));
+        final int at = (int)(offset & (REGION_LENGTH - 1));
+        switch (region)
+        {
+            case COMMON_OFFSET:
+                commonWrite(at, width, value);
+                break;
+            case NOTIFY_OFFSET:
+                notifyWrite(at, width);
+                break;
+            default:
+                badAccess(); // ISR and device config (without CTRL_MAC_ADDR) are read-only
+                break;
+        }
+    }
+
+    private int commonRead(final int at, final int width)
+    {
+        final VirtqueueRegisters q = QUEUE_COUNT > queueSelect ? queues[queueSelect] : null;
+        switch (at)
+        {
+            case COMMON_DEVICE_FEATURE_SELECT:
+                return 4 == width ? deviceFeatureSelect : badAccess();
+            case COMMON_DEVICE_FEATURE:
+                return 4 == width ? featureWord(OFFERED_FEATURES, deviceFeatureSelect) : badAccess();
+            case COMMON_DRIVER_FEATURE_SELECT:
+                return 4 == width ? driverFeatureSelect : badAccess();
+            case COMMON_DRIVER_FEATURE:
+                return 4 == width ? featureWord(driverFeatures, driverFeatureSelect) : badAccess();
+            case COMMON_MSIX_CONFIG:
+                return 2 == width ? msixConfig : badAccess();
+            case COMMON_NUM_QUEUES:
+                return 2 == width ? QUEUE_COUNT : badAccess();
+            case COMMON_DEVICE_STATUS:
+                return 1 == width ? status.get() : badAccess();
+            case COMMON_CONFIG_GENERATION:
+                return 1 == width ? configGeneration : badAccess();
+            case COMMON_QUEUE_SELECT:
+                return 2 == width ? queueSelect : badAccess();
+            case COMMON_QUEUE_SIZE:
+                return 2 != width ? badAccess() : null == q ? 0 : q.size; // §4.1.4.3: 0 = no such queue
+            case COMMON_QUEUE_MSIX_VECTOR:
+                return 2 != width ? badAccess() : null == q ? NO_VECTOR : q.msixVector;
+            case COMMON_QUEUE_ENABLE:
+                return 2 != width ? badAccess() : null != q && q.enabled ? 1 : 0;
+            case COMMON_QUEUE_NOTIFY_OFF:
+                return 2 != width ? badAccess() : null == q ? 0 : queueSelect;
+            case COMMON_QUEUE_DESC:
+            case COMMON_QUEUE_DESC + 4:
+            case COMMON_QUEUE_DRIVER:
+            case COMMON_QUEUE_DRIVER + 4:
+            case COMMON_QUEUE_DEVICE:
+            case COMMON_QUEUE_DEVICE + 4:
+                return 4 != width ? badAccess() : null == q ? 0 : queueAddressHalf(q, at);
+            default:
+                return badAccess();
+        }
+    }
+
+    private void commonWrite(final int at, final int width, final int value)
+    {
+        final VirtqueueRegisters q = QUEUE_COUNT > queueSelect ? queues[queueSelect] : null;
+        switch (at)
+        {
+            case COMMON_DEVICE_FEATURE_SELECT:
+                if (4 == width)
+                {
+                    deviceFeatureSelect = value;
+                    return;
+                }
+                break;
+            case COMMON_DRIVER_FEATURE_SELECT:
+                if (4 == width)
+                {
+                    driverFeatureSelect = value;
+                    return;
+                }
+                break;
+            case COMMON_DRIVER_FEATURE:
+                if (4 == width)
+                {
+                    writeDriverFeatures(value);
+                    return;
+                }
+                break;
+            case COMMON_MSIX_CONFIG:
+                if (2 == width)
+                {
+                    msixConfig = NO_VECTOR; // no MSI-X table: every vector mapping fails (§4.1.5.1.2.1)
+                    return;
+                }
+                break;
+            case COMMON_DEVICE_STATUS:
+                if (1 == width)
+                {
+                    writeStatus(value & 0xff);
+                    return;
+                }
+                break;
+            case COMMON_QUEUE_SELECT:
+                if (2 == width)
+                {
+                    queueSelect = value & 0xffff;
+                    return;
+                }
+                break;
+            case COMMON_QUEUE_SIZE:
+                if (2 == width)
+                {
+                    writeQueueSize(q, value & 0xffff);
+                    return;
+                }
+                break;
+            case COMMON_QUEUE_MSIX_VECTOR:
+                if (2 == width)
+                {
+                    if (null != q)
+                    {
+                        q.msixVector = NO_VECTOR;
+                    }
+                    return;
+                }
+                break;
+            case COMMON_QUEUE_ENABLE:
+                if (2 == width)
+                {
+                    writeQueueEnable(q, value & 0xffff);
+                    return;
+                }
+                break;
+            case COMMON_QUEUE_DESC:
+            case COMMON_QUEUE_DESC + 4:
+            case COMMON_QUEUE_DRIVER:
+            case COMMON_QUEUE_DRIVER + 4:
+            case COMMON_QUEUE_DEVICE:
+            case COMMON_QUEUE_DEVICE + 4:
+                if (4 == width)
+                {
+                    writeQueueAddressHalf(q, at, value);
+                    return;
+                }
+                break;
+            default:
+                break; // read-only fields and holes
+        }
+        badAccess();
+    }
+
+    /**
+     * §2.1.1 / §3.1.1: writing 0 resets the device. Bits are only ever added; FEATURES_OK sticks only if the
+     * features the driver accepted are acceptable (§2.2.1: a subset of the offered ones; VERSION_1 for a
+     * non-transitional device; ACCESS_PLATFORM because this device only reaches memory through an IOMMU, as
+     * QEMU with iommu_platform=on refuses without it). DRIVER_OK sticks only after FEATURES_OK.
+     * DEVICE_NEEDS_RESET is the device's to set, not the driver's.
+     */
+    private void writeStatus(final int value)
+    {
+        if (0 == value)
+        {
+            resetHandler.resetDevice();
+            return;
+        }
+        while (true)
+        {
+            final int old = status.get();
+            int next = old | (value & ~STATUS_DEVICE_NEEDS_RESET);
+            if (0 != (next & STATUS_FEATURES_OK) && 0 == (old & STATUS_FEATURES_OK) && !featuresAcceptable())
+            {
+                next &= ~STATUS_FEATURES_OK;
+            }
+            if (0 == (next & STATUS_FEATURES_OK))
+            {
+                next &= ~STATUS_DRIVER_OK;
+            }
+            if (status.compareAndSet(old, next))
+            {
+                return;
+            }
+        }
+    }
+
+    private boolean featuresAcceptable()
+    {
+        return !driverFeaturesBeyond64 && 0 == (driverFeatures & ~OFFERED_FEATURES) &&
+            0 != (driverFeatures & 1L << F_VERSION_1) && 0 != (driverFeatures & 1L << F_ACCESS_PLATFORM);
+    }
+
+    /** Feature writes after FEATURES_OK are ignored: the negotiation is over (§3.1.1 step 5). */
+    private void writeDriverFeatures(final int value)
+    {
+        if (0 != (status.get() & STATUS_FEATURES_OK))
+        {
+            badAccess();
+            return;
+        }
+        switch (driverFeatureSelect)
+        {
+            case 0:
+                driverFeatures = (driverFeatures & 0xffffffff00000000L) | (value & 0xffffffffL);
+                break;
+            case 1:
+                driverFeatures = (driverFeatures & 0xffffffffL) | ((long)value << 32);
+                break;
+            default:
+                driverFeaturesBeyond64 |= 0 != value;
+                break;
+        }
+    }
+
+    /**
+     * §2.6 (1.1 §2.6): a split queue's size is a power of 2 no larger than the device's maximum; the driver may
+     * lower it. An invalid size, or a write to an enabled queue, is ignored (as QEMU does) and reads back unchanged.
+     */
+    private void writeQueueSize(final VirtqueueRegisters q, final int size)
+    {
+        if (null == q || q.enabled || 0 == size || size > q.maxSize || 0 != (size & (size - 1)))
+        {
+            badAccess();
+            return;
+        }
+        q.size = size;
+    }
+
+    /**
+     * §4.1.4.3.2: the driver enables a configured queue by writing 1 (writing 0 is not allowed in 1.1 and is
+     * ignored). Ring parts must be aligned (§2.6 table: desc 16, driver 2, device 4); a misaligned ring is a
+     * driver error the device reports with DEVICE_NEEDS_RESET.
+     */
+    private void writeQueueEnable(final VirtqueueRegisters q, final int value)
+    {
+        if (null == q || 1 != value)
+        {
+            badAccess();
+            return;
+        }
+        if (0 != (q.desc & 15) || 0 != (q.driver & 1) || 0 != (q.device & 3))
+        {
+            counters.incrementShared(EmulatedNicCounters.DEVICE_ERRORS);
+            needsReset("queue " + queueSelect + " enabled with a misaligned ring (desc%16, driver%2, device%4)");
+            return;
+        }
+        q.enabled = true;
+    }
+
+    private void writeQueueAddressHalf(final VirtqueueRegisters q, final int at, final int value)
+    {
+        if (null == q || q.enabled)
+        {
+            badAccess();
+            return;
+        }
+        final boolean high = 0 != (at & 4);
+        final long v = value & 0xffffffffL;
+        switch (at & ~4)
+        {
+            case COMMON_QUEUE_DESC:
+                q.desc = high ? (q.desc & 0xffffffffL) | v << 32 : (q.desc & ~0xffffffffL) | v;
+                break;
+            case COMMON_QUEUE_DRIVER:
+                q.driver = high ? (q.driver & 0xffffffffL) | v << 32 : (q.driver & ~0xffffffffL) | v;
+                break;
+            default:
+                q.device = high ? (q.device & 0xffffffffL) | v << 32 : (q.device & ~0xffffffffL) | v;
+                break;
+        }
+    }
+
+    private static int queueAddressHalf(final VirtqueueRegisters q, final int at)
+    {
+        final long address;
+        switch (at & ~4)
+        {
+            case COMMON_QUEUE_DESC:
+                address = q.desc;
+                break;
+            case COMMON_QUEUE_DRIVER:
+                address = q.driver;
+                break;
+            default:
+                address = q.device;
+                break;
+        }
+        return (int)(0 != (at & 4) ? address >>> 32 : address);
+    }
+
+    /** §4.1.4.4: the queue is found from the address written; without NOTIFICATION_DATA the value is the index. */
+    private void notifyWrite(final int at, final int width)
+    {
+        final int queue = at / NOTIFY_OFF_MULTIPLIER;
+        if (0 != at % NOTIFY_OFF_MULTIPLIER || queue >= QUEUE_COUNT || (2 != width && 4 != width))
+        {
+            badAccess();
+            return;
+        }
+        counters.incrementShared(EmulatedNicCounters.NOTIFICATIONS);
+        kicks.set(queue, 1);
+    }
+
+    private int deviceConfigRead(final int at, final int width)
+    {
+        if (at + width > NET_CFG_LENGTH || width > 4)
+        {
+            return badAccess();
+        }
+        synchronized (this)
+        {
+            int value = 0;
+            for (int i = width - 1; i >= 0; i--)
+            {
+                value = (value << 8) | (netConfig[at + i] & 0xff);
+            }
+            return value;
+        }
+    }
+
+    private static int featureWord(final long features, final int select)
+    {
+        switch (select)
+        {
+            case 0:
+                return (int)features;
+            case 1:
+                return (int)(features >>> 32);
+            default:
+                return 0;
+        }
+    }
+
+    private int badAccess()
+    {
+        counters.incrementShared(EmulatedNicCounters.BAD_REGISTER_ACCESSES);
+        return 0;
+    }
+
+    private static void checkBounds(final long offset, final int width)
+    {
+        if (offset < 0 || offset + width > EmulatedConfigSpace.BAR_LENGTH || 0 != (offset & (width - 1)))
+        {
+            throw new IllegalArgumentException("BAR4 access of " + width + " bytes at 0x" + Long.toHexString(offset) +
+                " is outside the 16 KiB BAR or not naturally aligned");
+        }
+    }
+}

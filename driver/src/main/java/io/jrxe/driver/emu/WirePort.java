@@ -1,0 +1,118 @@
+package io.jrxe.driver.emu;
+
+import org.agrona.DirectBuffer;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Where one device plugs into an {@link EmulatedWire}. A frame sent on a port goes to every other port (a hub),
+ * each copy through its own faulty link. All methods are called from the one thread that drives the attached
+ * device: it is the only producer of this port's outgoing links and the only consumer of its incoming ones.
+ */
+public final class WirePort
+{
+    private final int index;
+    private final int maxFrameLength;
+    private final AtomicBoolean attached = new AtomicBoolean();
+    private WireLink[] outgoing;
+    private WireLink[] incoming;
+    private int nextIncoming;
+
+    WirePort(final int index, final int maxFrameLength)
+    {
+        this.index = index;
+        this.maxFrameLength = maxFrameLength;
+    }
+
+    void links(final WireLink[] outgoing, final WireLink[] incoming)
+    {
+        this.outgoing = outgoing;
+        this.incoming = incoming;
+    }
+
+    /** Position of this port on the wire, 0-based. */
+    public int index()
+    {
+        return index;
+    }
+
+    /** Largest frame (Ethernet header + payload, no FCS) the wire carries. */
+    public int maxFrameLength()
+    {
+        return maxFrameLength;
+    }
+
+    /**
+     * Claims the port for one device.
+     *
+     * @throws IllegalStateException if a device is already attached (two producers would corrupt the links)
+     */
+    public void attach()
+    {
+        if (!attached.compareAndSet(false, true))
+        {
+            throw new IllegalStateException("wire port " + index + " already has a device attached");
+        }
+    }
+
+    /** Releases the port so another device may attach. */
+    public void detach()
+    {
+        attached.set(false);
+    }
+
+    /**
+     * Transmits a frame to every other port.
+     *
+     * @return false, sending nothing, if the length is not in {@code [1, maxFrameLength]}
+     */
+    public boolean send(final long nowNs, final DirectBuffer frame, final int offset, final int length)
+    {
+        if (length < 1 || length > maxFrameLength)
+        {
+            return false;
+        }
+        final WireLink[] links = outgoing;
+        for (final WireLink link : links)
+        {
+            link.send(nowNs, frame, offset, length);
+        }
+        return true;
+    }
+
+    /** Releases reordered frames whose hold time expired; call once per duty cycle. */
+    public void flushHeld(final long nowNs)
+    {
+        final WireLink[] links = outgoing;
+        for (final WireLink link : links)
+        {
+            link.flushHeld(nowNs);
+        }
+    }
+
+    /**
+     * Delivers up to {@code limit} frames that are due by {@code nowNs}, taking the incoming links in turn.
+     *
+     * @return frames delivered
+     */
+    public int poll(final long nowNs, final FrameHandler handler, final int limit)
+    {
+        final WireLink[] links = incoming;
+        final int n = links.length;
+        int delivered = 0;
+        for (int k = 0; k < n && delivered < limit; k++)
+        {
+            int i = nextIncoming + k;
+            if (i >= n)
+            {
+                i -= n;
+            }
+            delivered += links[i].poll(nowNs, handler, limit - delivered);
+        }
+        if (++nextIncoming >= n)
+        {
+            nextIncoming = 0;
+        }
+        return delivered;
+    }
+}
