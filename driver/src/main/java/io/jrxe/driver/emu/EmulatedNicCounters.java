@@ -28,11 +28,14 @@ public final class EmulatedNicCounters extends SingleWriterCounters
     public static final int BAD_REGISTER_ACCESSES = 11;
     public static final int NOTIFICATIONS = 12;
     public static final int RESETS = 13;
+    /** Tx frames completed but not sent because the link was down. */
+    public static final int TX_DROPPED_LINK_DOWN = 14;
 
     EmulatedNicCounters()
     {
         super("tx_frames", "tx_bytes", "tx_dropped_runt", "tx_dropped_oversize", "rx_frames", "rx_bytes",
             "rx_dropped_no_buffer", "rx_dropped_oversize", "rx_dropped_not_ready", "device_errors",
-            "iommu_faults", "bad_register_accesses", "notifications", "resets");
+            "iommu_faults", "bad_register_accesses", "notifications", "resets",
+            "tx_dropped_link_down");
     }
 }

@@ -123,7 +123,7 @@ public final class EmulatedWire
         this.links = new WireLink[n][n];
         for (int i = 0; i < n; i++)
         {
-            ports[i] = new WirePort(i, ctx.maxFrameLength());
+            ports[i] = new WirePort(i, ctx.maxFrameLength(), clock);
         }
         for (int src = 0; src < n; src++)
         {

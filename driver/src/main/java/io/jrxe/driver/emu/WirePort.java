@@ -1,6 +1,7 @@
 package io.jrxe.driver.emu;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -13,15 +14,17 @@ public final class WirePort
 {
     private final int index;
     private final int maxFrameLength;
+    private final NanoClock clock;
     private final AtomicBoolean attached = new AtomicBoolean();
     private WireLink[] outgoing;
     private WireLink[] incoming;
     private int nextIncoming;
 
-    WirePort(final int index, final int maxFrameLength)
+    WirePort(final int index, final int maxFrameLength, final NanoClock clock)
     {
         this.index = index;
         this.maxFrameLength = maxFrameLength;
+        this.clock = clock;
     }
 
     void links(final WireLink[] outgoing, final WireLink[] incoming)
@@ -34,6 +37,12 @@ public final class WirePort
     public int index()
     {
         return index;
+    }
+
+    /** The wire's clock: the time base of {@code nowNs} arguments (delay, reorder hold). */
+    public NanoClock clock()
+    {
+        return clock;
     }
 
     /** Largest frame (Ethernet header + payload, no FCS) the wire carries. */

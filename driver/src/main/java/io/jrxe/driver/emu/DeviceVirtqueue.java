@@ -1,0 +1,340 @@
+package io.jrxe.driver.emu;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.jrxe.driver.emu.VirtioSpec.*;
+
+/**
+ * The device's side of one split virtqueue (virtio 1.1 §2.6): reads the available ring, walks and validates
+ * descriptor chains, moves data through the IOMMU, and publishes used entries.
+ * <pre>
+ *  desc table (16 B each)           avail ring (driver area)          used ring (device area)
+ *  +------+-----+-------+------+    +-------+-----+---------------+    +-------+-----+------------------------+
+ *  | addr | len | flags | next |    | flags | idx | ring[size] u16|    | flags | idx | ring[size] {id,len} u32|
+ *  | u64  | u32 | u16   | u16  |    | u16   | u16 | head indices  |    | u16   | u16 | head index, bytes written|
+ *  +------+-----+-------+------+    +-------+-----+---------------+    +-------+-----+------------------------+
+ * </pre>
+ * avail.idx is read with acquire semantics before the entries it covers; used entries are written before
+ * used.idx, which is stored with release semantics (§2.6.8 / §2.6.13). Rings are translated through the IOMMU
+ * once per mapping generation; buffers on every access. Used only by the device agent's thread.
+ */
+final class DeviceVirtqueue
+{
+    static final int OK = 0;
+    static final int ERR_AVAIL_IDX = 1;
+    static final int ERR_HEAD = 2;
+    static final int ERR_NEXT = 3;
+    static final int ERR_LOOP = 4;
+    static final int ERR_INDIRECT = 5;
+    static final int ERR_ZERO_LENGTH = 6;
+    static final int ERR_READ_AFTER_WRITE = 7;
+    static final int ERR_TOO_LONG = 8;
+
+    private static final String[] ERRORS =
+    {
+        "ok",
+        "avail.idx moved ahead by more than the queue size (virtio 1.1 §2.6.6)",
+        "avail ring entry is not a descriptor index (virtio 1.1 §2.6.6)",
+        "descriptor next index out of range (virtio 1.1 §2.6.5)",
+        "descriptor chain longer than the queue: a loop (virtio 1.1 §2.6.5.2)",
+        "VIRTQ_DESC_F_INDIRECT without VIRTIO_F_INDIRECT_DESC negotiated (virtio 1.1 §2.6.5.3.1)",
+        "zero-length descriptor",
+        "device-readable descriptor after a device-writable one (virtio 1.1 §2.6.4.2)",
+        "descriptor chain longer than 2^32 bytes (virtio 1.1 §2.6.5.2)",
+    };
+
+    private final int index;
+    private final EmulatedIommu iommu;
+    private final UnsafeBuffer desc = new UnsafeBuffer(new byte[0]);
+    private final UnsafeBuffer avail = new UnsafeBuffer(new byte[0]);
+    private final UnsafeBuffer used = new UnsafeBuffer(new byte[0]);
+    private final UnsafeBuffer data = new UnsafeBuffer(new byte[0]);
+
+    private boolean live;
+    private int size;
+    private int mask;
+    private long descIova;
+    private long availIova;
+    private long usedIova;
+    private long generation;
+    private int lastAvail;
+    private int usedIdx;
+    private int unpublished;
+
+    // the chain just walked
+    private final long[] segIova;
+    private final long[] segLen;
+    private int segCount;
+    private int firstWritable;
+    private int head;
+    private long readable;
+    private long writable;
+
+    DeviceVirtqueue(final int index, final int maxSize, final EmulatedIommu iommu)
+    {
+        this.index = index;
+        this.iommu = iommu;
+        this.segIova = new long[maxSize];
+        this.segLen = new long[maxSize];
+    }
+
+    static String error(final int code)
+    {
+        return ERRORS[code];
+    }
+
+    int index()
+    {
+        return index;
+    }
+
+    boolean live()
+    {
+        return live;
+    }
+
+    /** Takes the queue configuration the driver enabled; the device starts at index 0 of both rings. */
+    void attach(final VirtqueueRegisters registers)
+    {
+        size = registers.size;
+        mask = size - 1;
+        descIova = registers.desc;
+        availIova = registers.driver;
+        usedIova = registers.device;
+        generation = -1;
+        lastAvail = 0;
+        usedIdx = 0;
+        unpublished = 0;
+        live = true;
+    }
+
+    void detach()
+    {
+        live = false;
+    }
+
+    /**
+     * Translates the three ring parts if the IOMMU mappings changed since the last time.
+     *
+     * @return false on an IOMMU fault (some part of a ring is not mapped)
+     */
+    boolean mapRings(final long iommuGeneration)
+    {
+        if (iommuGeneration == generation)
+        {
+            return true;
+        }
+        final long d = iommu.translate(descIova, descTableBytes(size));
+        final long a = iommu.translate(availIova, availRingBytes(size));
+        final long u = iommu.translate(usedIova, usedRingBytes(size));
+        if (EmulatedIommu.FAULT == d || EmulatedIommu.FAULT == a || EmulatedIommu.FAULT == u)
+        {
+            return false;
+        }
+        desc.wrap(d, (int)descTableBytes(size));
+        avail.wrap(a, (int)availRingBytes(size));
+        used.wrap(u, (int)usedRingBytes(size));
+        generation = iommuGeneration;
+        return true;
+    }
+
+    /**
+     * Chains the driver has made available and the device has not taken.
+     *
+     * @return the count, or {@code -ERR_AVAIL_IDX} if avail.idx is impossible
+     */
+    int pending()
+    {
+        final int availIdx = avail.getShortVolatile(AVAIL_IDX) & 0xffff;
+        final int n = (availIdx - lastAvail) & 0xffff;
+        return n > size ? -ERR_AVAIL_IDX : n;
+    }
+
+    /** The driver asked not to be interrupted for this queue (§2.6.7, VIRTQ_AVAIL_F_NO_INTERRUPT). */
+    boolean interruptSuppressed()
+    {
+        return 0 != (avail.getShort(AVAIL_FLAGS) & AVAIL_F_NO_INTERRUPT);
+    }
+
+    /**
+     * Walks the next available chain without taking it, validating it (virtio 1.1 §2.6.4 - §2.6.5).
+     *
+     * @return {@link #OK} or an error code for {@link #error(int)}
+     */
+    int walk()
+    {
+        final int h = avail.getShort(AVAIL_RING + 2 * (lastAvail & mask)) & 0xffff;
+        if (h >= size)
+        {
+            return ERR_HEAD;
+        }
+        segCount = 0;
+        firstWritable = -1;
+        readable = 0;
+        writable = 0;
+        int i = h;
+        while (true)
+        {
+            if (segCount == size)
+            {
+                return ERR_LOOP;
+            }
+            final int at = i * DESC_SIZE;
+            final long len = desc.getInt(at + DESC_LEN) & 0xffffffffL;
+            final int flags = desc.getShort(at + DESC_FLAGS) & 0xffff;
+            if (0 != (flags & DESC_F_INDIRECT))
+            {
+                return ERR_INDIRECT;
+            }
+            if (0 == len)
+            {
+                return ERR_ZERO_LENGTH; // QEMU refuses these too ("zero sized buffers are not allowed")
+            }
+            if (0 != (flags & DESC_F_WRITE))
+            {
+                if (firstWritable < 0)
+                {
+                    firstWritable = segCount;
+                }
+                writable += len;
+            }
+            else
+            {
+                if (firstWritable >= 0)
+                {
+                    return ERR_READ_AFTER_WRITE;
+                }
+                readable += len;
+            }
+            if (readable + writable > 0xffffffffL)
+            {
+                return ERR_TOO_LONG;
+            }
+            segIova[segCount] = desc.getLong(at + DESC_ADDR);
+            segLen[segCount] = len;
+            segCount++;
+            if (0 == (flags & DESC_F_NEXT))
+            {
+                break;
+            }
+            i = desc.getShort(at + DESC_NEXT) & 0xffff;
+            if (i >= size)
+            {
+                return ERR_NEXT;
+            }
+        }
+        if (firstWritable < 0)
+        {
+            firstWritable = segCount;
+        }
+        head = h;
+        return OK;
+    }
+
+    /** Device-readable bytes of the walked chain. */
+    long readable()
+    {
+        return readable;
+    }
+
+    /** Device-writable bytes of the walked chain. */
+    long writable()
+    {
+        return writable;
+    }
+
+    /**
+     * Copies {@code length} device-readable bytes starting {@code from} bytes into the chain to {@code dst}.
+     *
+     * @return false on an IOMMU fault
+     */
+    boolean gather(final long from, final MutableDirectBuffer dst, final int dstOffset, final int length)
+    {
+        long position = from;
+        int out = dstOffset;
+        int remaining = length;
+        long segStart = 0;
+        for (int s = 0; s < firstWritable && remaining > 0; s++)
+        {
+            final long segEnd = segStart + segLen[s];
+            if (position < segEnd)
+            {
+                final int n = (int)Math.min(remaining, segEnd - position);
+                final long host = iommu.translate(segIova[s] + (position - segStart), n);
+                if (EmulatedIommu.FAULT == host)
+                {
+                    return false;
+                }
+                data.wrap(host, n);
+                dst.putBytes(out, data, 0, n);
+                position += n;
+                out += n;
+                remaining -= n;
+            }
+            segStart = segEnd;
+        }
+        return true;
+    }
+
+    /**
+     * Copies {@code length} bytes of {@code src} into the device-writable part of the chain at offset {@code to}.
+     *
+     * @return false on an IOMMU fault
+     */
+    boolean scatter(final long to, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        long position = to;
+        int in = srcOffset;
+        int remaining = length;
+        long segStart = 0;
+        for (int s = firstWritable; s < segCount && remaining > 0; s++)
+        {
+            final long segEnd = segStart + segLen[s];
+            if (position < segEnd)
+            {
+                final int n = (int)Math.min(remaining, segEnd - position);
+                final long host = iommu.translate(segIova[s] + (position - segStart), n);
+                if (EmulatedIommu.FAULT == host)
+                {
+                    return false;
+                }
+                data.wrap(host, n);
+                data.putBytes(0, src, in, n);
+                position += n;
+                in += n;
+                remaining -= n;
+            }
+            segStart = segEnd;
+        }
+        return true;
+    }
+
+    /** Takes the walked chain and adds its used entry ({@code written} = bytes the device wrote, §2.6.8). */
+    void complete(final int written)
+    {
+        final int at = USED_RING + USED_ELEM_SIZE * (usedIdx & mask);
+        used.putInt(at, head);
+        used.putInt(at + 4, written);
+        usedIdx = (usedIdx + 1) & 0xffff;
+        lastAvail = (lastAvail + 1) & 0xffff;
+        unpublished++;
+    }
+
+    /**
+     * Makes the used entries added since the last call visible: a release store of used.idx after the entries.
+     *
+     * @return how many entries were published
+     */
+    int publish()
+    {
+        final int n = unpublished;
+        if (n > 0)
+        {
+            used.putShortVolatile(USED_IDX, (short)usedIdx);
+            unpublished = 0;
+        }
+        return n;
+    }
+}

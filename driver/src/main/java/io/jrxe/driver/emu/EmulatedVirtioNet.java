@@ -1,0 +1,546 @@
+package io.jrxe.driver.emu;
+
+import io.jrxe.driver.pci.DmaMapper;
+import io.jrxe.driver.pci.MmioRegion;
+import io.jrxe.driver.pci.PciFunction;
+import org.agrona.ErrorHandler;
+import org.agrona.LangUtil;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.nio.ByteOrder;
+
+/**
+ * An in-process virtio-net 1.x device (modern only: 1af4:1041, revision 1, class 020000) behind exactly the
+ * interface a VFIO-bound PCI function offers, so the real virtio driver runs on it unchanged.
+ * <p>
+ * What the driver sees: the config space of {@link EmulatedConfigSpace} (vendor capabilities into BAR4), BAR4 as
+ * {@link VirtioNetRegisters} (common cfg, ISR, device cfg, notify at QEMU's offsets), DMA through an
+ * {@link EmulatedIommu} ({@link #dma()}), and a device that works asynchronously: the {@link #agent()} does the
+ * device's side of the virtqueues and exchanges frames with a {@link WirePort}. Run it on its own thread with
+ * {@link #start()}, or step it deterministically through an {@link AgentInvoker} ({@link #invoker()}) on the
+ * driver's thread.
+ * <p>
+ * Offered features: VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS. Two queues: receiveq1 (0), transmitq1 (1).
+ * No interrupts are delivered (there is no MSI-X table; vector writes read back NO_VECTOR): drivers poll.
+ */
+public final class EmulatedVirtioNet implements PciFunction
+{
+    /** Settings for one emulated device, with defaults. */
+    public static final class Context
+    {
+        private String address = "ffff:00:01.0";
+        private long mac = 0x52_54_00_00_00_01L;
+        private int mtu = 1500;
+        private int maxQueueSize = 256;
+        private boolean linkUp = true;
+        private int batchSize = 64;
+        private WirePort port;
+        private EmulatedIommu iommu;
+        private IdleStrategy idleStrategy;
+        private ErrorHandler errorHandler;
+
+        public String address()
+        {
+            return address;
+        }
+
+        /** Made-up PCI address, by convention in domain ffff (default {@code ffff:00:01.0}). */
+        public Context address(final String address)
+        {
+            this.address = address;
+            return this;
+        }
+
+        public long mac()
+        {
+            return mac;
+        }
+
+        /** MAC in the low 48 bits, first wire byte in bits 47..40 (default 52:54:00:00:00:01). */
+        public Context mac(final long mac)
+        {
+            this.mac = mac;
+            return this;
+        }
+
+        public int mtu()
+        {
+            return mtu;
+        }
+
+        /** IP MTU in the device config (default 1500; 68..65535). */
+        public Context mtu(final int mtu)
+        {
+            this.mtu = mtu;
+            return this;
+        }
+
+        public int maxQueueSize()
+        {
+            return maxQueueSize;
+        }
+
+        /** Largest queue size offered, a power of two in [2, 32768] (default 256). */
+        public Context maxQueueSize(final int maxQueueSize)
+        {
+            this.maxQueueSize = maxQueueSize;
+            return this;
+        }
+
+        public boolean linkUp()
+        {
+            return linkUp;
+        }
+
+        /** Initial link status (default up). */
+        public Context linkUp(final boolean linkUp)
+        {
+            this.linkUp = linkUp;
+            return this;
+        }
+
+        public int batchSize()
+        {
+            return batchSize;
+        }
+
+        /** Most frames the device moves per queue per duty cycle (default 64). */
+        public Context batchSize(final int batchSize)
+        {
+            this.batchSize = batchSize;
+            return this;
+        }
+
+        public WirePort port()
+        {
+            return port;
+        }
+
+        /** The wire port this NIC's cable plugs into (required; one device per port). */
+        public Context port(final WirePort port)
+        {
+            this.port = port;
+            return this;
+        }
+
+        public EmulatedIommu iommu()
+        {
+            return iommu;
+        }
+
+        /** The IOMMU in front of the device (default: a new one of its own). */
+        public Context iommu(final EmulatedIommu iommu)
+        {
+            this.iommu = iommu;
+            return this;
+        }
+
+        public IdleStrategy idleStrategy()
+        {
+            return idleStrategy;
+        }
+
+        /** How the device thread of {@link #start()} idles (default Agrona BackoffIdleStrategy). */
+        public Context idleStrategy(final IdleStrategy idleStrategy)
+        {
+            this.idleStrategy = idleStrategy;
+            return this;
+        }
+
+        public ErrorHandler errorHandler()
+        {
+            return errorHandler;
+        }
+
+        /**
+         * Told of an exception escaping the device model (a bug); default: none. Either way the device records it
+         * ({@link #lastException()}) and enters DEVICE_NEEDS_RESET.
+         */
+        public Context errorHandler(final ErrorHandler errorHandler)
+        {
+            this.errorHandler = errorHandler;
+            return this;
+        }
+    }
+
+    private final String address;
+    private final long mac;
+    private final int mtu;
+    private final WirePort port;
+    private final EmulatedIommu iommu;
+    private final EmulatedNicCounters counters = new EmulatedNicCounters();
+    private final QuiesceGuard guard;
+    private final VirtioNetRegisters registers;
+    private final EmulatedConfigSpace config;
+    private final VirtioNetDeviceAgent agent;
+    private final MmioRegion bar4;
+    private final IdleStrategy idleStrategy;
+    private final ErrorHandler userErrorHandler;
+    private volatile Throwable lastException;
+    private AgentRunner runner;
+    private AgentInvoker invoker;
+    private volatile boolean closed;
+
+    /**
+     * @throws IllegalArgumentException if a setting is out of range or the port is missing, saying which
+     * @throws IllegalStateException    if the port already has a device
+     */
+    public EmulatedVirtioNet(final Context ctx)
+    {
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN)
+        {
+            throw new IllegalStateException("the emulated virtio device needs a little-endian host");
+        }
+        final int maxQueueSize = ctx.maxQueueSize();
+        if (maxQueueSize < 2 || maxQueueSize > VirtioSpec.MAX_QUEUE_SIZE || 0 != (maxQueueSize & (maxQueueSize - 1)))
+        {
+            throw new IllegalArgumentException("maxQueueSize must be a power of two in [2, 32768]: " + maxQueueSize);
+        }
+        if (ctx.mtu() < 68 || ctx.mtu() > 0xffff)
+        {
+            throw new IllegalArgumentException("mtu must be in [68, 65535]: " + ctx.mtu());
+        }
+        if (ctx.batchSize() < 1)
+        {
+            throw new IllegalArgumentException("batchSize must be >= 1: " + ctx.batchSize());
+        }
+        if (null == ctx.port())
+        {
+            throw new IllegalArgumentException("an emulated NIC needs a wire port: Context.port(wire.port(i))");
+        }
+        if (0 != (ctx.mac() >>> 48))
+        {
+            throw new IllegalArgumentException("mac must fit in 48 bits: 0x" + Long.toHexString(ctx.mac()));
+        }
+        this.address = ctx.address();
+        this.mac = ctx.mac();
+        this.mtu = ctx.mtu();
+        this.port = ctx.port();
+        this.iommu = null != ctx.iommu() ? ctx.iommu() : new EmulatedIommu();
+        this.idleStrategy = null != ctx.idleStrategy() ? ctx.idleStrategy() : new BackoffIdleStrategy();
+        this.userErrorHandler = ctx.errorHandler();
+        this.guard = new QuiesceGuard("virtio-net reset of " + address);
+        this.registers = new VirtioNetRegisters(mac, mtu, maxQueueSize, ctx.linkUp(), counters, this::resetDevice);
+        this.config = new EmulatedConfigSpace(registers, counters);
+        this.bar4 = new Bar4();
+        port.attach();
+        this.agent = new VirtioNetDeviceAgent("virtio-net-emu " + address, registers, config, iommu, port,
+            counters, guard, maxQueueSize, mtu, ctx.batchSize(), this::onError);
+    }
+
+    @Override
+    public String address()
+    {
+        return address;
+    }
+
+    @Override
+    public int configRead8(final int offset)
+    {
+        checkOpen();
+        return config.read(offset, 1);
+    }
+
+    @Override
+    public int configRead16(final int offset)
+    {
+        checkOpen();
+        return config.read(offset, 2);
+    }
+
+    @Override
+    public int configRead32(final int offset)
+    {
+        checkOpen();
+        return config.read(offset, 4);
+    }
+
+    @Override
+    public void configWrite16(final int offset, final int value)
+    {
+        checkOpen();
+        config.write(offset, 2, value);
+    }
+
+    @Override
+    public void configWrite32(final int offset, final int value)
+    {
+        checkOpen();
+        config.write(offset, 4, value);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException for any BAR but 4, the only one this device implements
+     */
+    @Override
+    public MmioRegion bar(final int index)
+    {
+        checkOpen();
+        if (EmulatedConfigSpace.BAR_INDEX != index)
+        {
+            throw new IllegalArgumentException("BAR" + index + " is not implemented by the emulated virtio-net " +
+                address + "; its virtio structures are in BAR4");
+        }
+        return bar4;
+    }
+
+    @Override
+    public DmaMapper dma()
+    {
+        return iommu;
+    }
+
+    /** Function-level reset: the virtio device resets; config space (command, BARs) is kept, as VFIO does. */
+    @Override
+    public void reset()
+    {
+        checkOpen();
+        config.resetFunction();
+        resetDevice();
+    }
+
+    /** Stops the device thread (if {@link #start()}ed), detaches from the wire; later accesses throw. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        final AgentRunner r;
+        final AgentInvoker i;
+        synchronized (this)
+        {
+            r = runner;
+            i = invoker;
+        }
+        if (null != r)
+        {
+            r.close();
+        }
+        if (null != i)
+        {
+            i.close();
+        }
+        port.detach();
+    }
+
+    /** The device model, for callers that schedule it themselves (e.g. in a CompositeAgent). */
+    public Agent agent()
+    {
+        return agent;
+    }
+
+    /**
+     * Runs the device on its own thread, idling with the context's idle strategy when there is no work.
+     *
+     * @throws IllegalStateException if already started or an invoker was taken
+     */
+    public synchronized void start()
+    {
+        checkOpen();
+        if (null != runner || null != invoker)
+        {
+            throw new IllegalStateException(address + ": device already started or driven by an invoker");
+        }
+        runner = new AgentRunner(idleStrategy, LangUtil::rethrowUnchecked, null, agent);
+        AgentRunner.startOnThread(runner, r ->
+        {
+            final Thread t = new Thread(r, "virtio-net-emu-" + address);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * An invoker to step the device on the caller's thread ({@link AgentInvoker#invoke()} = one duty cycle), for
+     * deterministic tests. Call it from the driver's thread.
+     *
+     * @throws IllegalStateException if the device was started on its own thread
+     */
+    public synchronized AgentInvoker invoker()
+    {
+        checkOpen();
+        if (null != runner)
+        {
+            throw new IllegalStateException(address + ": device runs on its own thread; no invoker");
+        }
+        if (null == invoker)
+        {
+            invoker = new AgentInvoker(LangUtil::rethrowUnchecked, null, agent);
+            invoker.start();
+        }
+        return invoker;
+    }
+
+    public EmulatedNicCounters counters()
+    {
+        return counters;
+    }
+
+    public EmulatedIommu iommu()
+    {
+        return iommu;
+    }
+
+    public WirePort port()
+    {
+        return port;
+    }
+
+    public long macAddress()
+    {
+        return mac;
+    }
+
+    public int mtu()
+    {
+        return mtu;
+    }
+
+    /** The device_status register as the driver would read it (for diagnostics and tests). */
+    public int deviceStatus()
+    {
+        return registers.status();
+    }
+
+    /** Why the device last set DEVICE_NEEDS_RESET, or null since the last reset. */
+    public String lastError()
+    {
+        return registers.lastError();
+    }
+
+    /** An exception that escaped the device model (a bug), or null. */
+    public Throwable lastException()
+    {
+        return lastException;
+    }
+
+    public boolean linkUp()
+    {
+        return registers.linkUp();
+    }
+
+    /** Plugs or unplugs the cable: changes the status field of the device config and signals a config change. */
+    public void linkUp(final boolean up)
+    {
+        registers.linkUp(up);
+    }
+
+    private void resetDevice()
+    {
+        guard.quiesce();
+        try
+        {
+            registers.resetState();
+            agent.resetState();
+            counters.incrementShared(EmulatedNicCounters.RESETS);
+        }
+        finally
+        {
+            guard.resume();
+        }
+    }
+
+    private void onError(final Throwable t)
+    {
+        lastException = t;
+        counters.incrementShared(EmulatedNicCounters.DEVICE_ERRORS);
+        registers.needsReset("device model error: " + t);
+        if (null != userErrorHandler)
+        {
+            userErrorHandler.onError(t);
+        }
+    }
+
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("emulated device " + address + " is closed");
+        }
+    }
+
+    /** BAR4 as the driver maps it: with memory decode off (PCI command bit 1) reads are all ones, writes lost. */
+    private final class Bar4 implements MmioRegion
+    {
+        @Override
+        public long length()
+        {
+            return registers.length();
+        }
+
+        @Override
+        public int read8(final long offset)
+        {
+            return decoding() ? registers.read8(offset) : 0xff;
+        }
+
+        @Override
+        public int read16(final long offset)
+        {
+            return decoding() ? registers.read16(offset) : 0xffff;
+        }
+
+        @Override
+        public int read32(final long offset)
+        {
+            return decoding() ? registers.read32(offset) : 0xffffffff;
+        }
+
+        @Override
+        public long read64(final long offset)
+        {
+            return decoding() ? registers.read64(offset) : -1L;
+        }
+
+        @Override
+        public void write8(final long offset, final int value)
+        {
+            if (decoding())
+            {
+                registers.write8(offset, value);
+            }
+        }
+
+        @Override
+        public void write16(final long offset, final int value)
+        {
+            if (decoding())
+            {
+                registers.write16(offset, value);
+            }
+        }
+
+        @Override
+        public void write32(final long offset, final int value)
+        {
+            if (decoding())
+            {
+                registers.write32(offset, value);
+            }
+        }
+
+        @Override
+        public void write64(final long offset, final long value)
+        {
+            if (decoding())
+            {
+                registers.write64(offset, value);
+            }
+        }
+
+        private boolean decoding()
+        {
+            checkOpen();
+            return config.memoryEnabled();
+        }
+    }
+}

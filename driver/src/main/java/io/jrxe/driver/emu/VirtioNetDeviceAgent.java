@@ -1,0 +1,339 @@
+package io.jrxe.driver.emu;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.jrxe.driver.emu.VirtioSpec.*;
+
+/**
+ * The device side of the emulated virtio-net: what the NIC's hardware does, one duty cycle per {@link #doWork()}.
+ * <p>
+ * A cycle reads the clock once, releases wire frames held for reordering, and, if the device is live (DRIVER_OK
+ * without DEVICE_NEEDS_RESET or FAILED, and bus mastering enabled):
+ * <ol>
+ *   <li>transmits: after a notification, takes up to a batch of tx chains, strips the 12-byte virtio_net_hdr,
+ *       puts each frame on the wire, and returns the chains as used (len 0: nothing written, §2.6.8);</li>
+ *   <li>receives: for each frame due on the wire, fills the next posted rx chain with a virtio_net_hdr (all zero
+ *       but num_buffers = 1, §5.1.6.4) and the frame, used.len = 12 + frame length. No posted buffer: the frame
+ *       is dropped and counted, as a NIC does.</li>
+ * </ol>
+ * Used indexes are published once per batch. A driver error in a chain or an IOMMU fault sets DEVICE_NEEDS_RESET
+ * and the device does nothing more until reset. A device that is not live drains the wire and drops what it gets.
+ * Runs on one thread at a time (its AgentRunner or the caller of an AgentInvoker); allocates nothing per frame.
+ */
+final class VirtioNetDeviceAgent implements Agent, FrameHandler
+{
+    private static final String HEADER_TOO_SHORT_TX =
+        "virtio-net tx chain shorter than the 12-byte virtio_net_hdr (virtio 1.1 §5.1.6)";
+    private static final String HEADER_TOO_SHORT_RX =
+        "virtio-net rx chain shorter than the 12-byte virtio_net_hdr (virtio 1.1 §5.1.6.3)";
+    private static final String IOMMU_FAULT =
+        "DMA outside the IOMMU mappings (see EmulatedIommu.lastFaultIova())";
+    private static final int ETHERNET_HEADER = 14;
+    /** Ethernet header plus one VLAN tag on top of the IP MTU. */
+    private static final int L2_OVERHEAD = 18;
+
+    private final String roleName;
+    private final VirtioNetRegisters registers;
+    private final EmulatedConfigSpace config;
+    private final EmulatedIommu iommu;
+    private final WirePort port;
+    private final NanoClock clock;
+    private final EmulatedNicCounters counters;
+    private final QuiesceGuard guard;
+    private final DeviceVirtqueue rx;
+    private final DeviceVirtqueue tx;
+    private final UnsafeBuffer txFrame;
+    private final UnsafeBuffer rxHeader = new UnsafeBuffer(new byte[NET_HDR_LENGTH]);
+    private final FrameHandler dropNotReady = this::dropNotReady;
+    private final int batchSize;
+    private final int maxTxFrame;
+    private final ErrorHandler errorHandler;
+
+    private boolean txActive;
+    private boolean rxLive;
+    private int rxCredit;
+
+    VirtioNetDeviceAgent(
+        final String roleName, final VirtioNetRegisters registers, final EmulatedConfigSpace config,
+        final EmulatedIommu iommu, final WirePort port, final EmulatedNicCounters counters,
+        final QuiesceGuard guard, final int maxQueueSize, final int mtu, final int batchSize,
+        final ErrorHandler errorHandler)
+    {
+        this.errorHandler = errorHandler;
+        this.roleName = roleName;
+        this.registers = registers;
+        this.config = config;
+        this.iommu = iommu;
+        this.port = port;
+        this.clock = port.clock();
+        this.counters = counters;
+        this.guard = guard;
+        this.batchSize = batchSize;
+        this.maxTxFrame = Math.min(mtu + L2_OVERHEAD, port.maxFrameLength());
+        this.rx = new DeviceVirtqueue(NET_RX_QUEUE, maxQueueSize, iommu);
+        this.tx = new DeviceVirtqueue(NET_TX_QUEUE, maxQueueSize, iommu);
+        this.txFrame = new UnsafeBuffer(new byte[maxTxFrame]);
+        rxHeader.putShort(NET_HDR_NUM_BUFFERS, (short)1); // §5.1.6.4: 1 when MRG_RXBUF is not negotiated
+    }
+
+    @Override
+    public String roleName()
+    {
+        return roleName;
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (!guard.tryEnter())
+        {
+            return 0; // a reset is in progress
+        }
+        try
+        {
+            if (!iommu.tryEnterDma())
+            {
+                return 0; // the IOMMU mappings are changing
+            }
+            try
+            {
+                return dutyCycle();
+            }
+            catch (final RuntimeException ex)
+            {
+                errorHandler.onError(ex); // a bug in the model: the device stops as hardware would on an error
+                return 1;
+            }
+            finally
+            {
+                iommu.exitDma();
+            }
+        }
+        finally
+        {
+            guard.exit();
+        }
+    }
+
+    /** Back to the state after reset; called with the device quiesced. */
+    void resetState()
+    {
+        rx.detach();
+        tx.detach();
+        txActive = false;
+        rxLive = false;
+        rxCredit = 0;
+    }
+
+    private int dutyCycle()
+    {
+        final long nowNs = clock.nanoTime();
+        port.flushHeld(nowNs);
+        if (!live())
+        {
+            return port.poll(nowNs, dropNotReady, batchSize);
+        }
+        if (!attachQueues())
+        {
+            return 1;
+        }
+        int work = transmit(nowNs);
+        rxLive = rx.live() && registers.linkUp() && live();
+        work += port.poll(nowNs, this, batchSize);
+        if (rx.publish() > 0 && !rx.interruptSuppressed())
+        {
+            registers.raiseQueueInterrupt();
+        }
+        return work;
+    }
+
+    private boolean live()
+    {
+        return (registers.status() & (STATUS_DRIVER_OK | STATUS_DEVICE_NEEDS_RESET | STATUS_FAILED)) ==
+            STATUS_DRIVER_OK && config.busMasterEnabled();
+    }
+
+    /** Takes the configuration of queues the driver enabled, and (re)translates rings after IOMMU changes. */
+    private boolean attachQueues()
+    {
+        final long generation = iommu.generation();
+        return attachQueue(rx, generation) && attachQueue(tx, generation);
+    }
+
+    private boolean attachQueue(final DeviceVirtqueue q, final long generation)
+    {
+        if (!q.live())
+        {
+            final VirtqueueRegisters r = registers.queue(q.index());
+            if (!r.enabled)
+            {
+                return true;
+            }
+            q.attach(r);
+        }
+        if (!q.mapRings(generation))
+        {
+            iommuFault();
+            return false;
+        }
+        return true;
+    }
+
+    private int transmit(final long nowNs)
+    {
+        if (registers.takeKick(NET_TX_QUEUE))
+        {
+            txActive = true;
+        }
+        if (!txActive || !tx.live())
+        {
+            return 0;
+        }
+        final int pending = tx.pending();
+        if (pending <= 0)
+        {
+            if (pending < 0)
+            {
+                deviceError(DeviceVirtqueue.error(-pending));
+            }
+            txActive = false;
+            return 0;
+        }
+        final int n = Math.min(pending, batchSize);
+        for (int i = 0; i < n; i++)
+        {
+            final int rc = tx.walk();
+            if (DeviceVirtqueue.OK != rc)
+            {
+                deviceError(DeviceVirtqueue.error(rc));
+                break;
+            }
+            if (tx.readable() < NET_HDR_LENGTH)
+            {
+                deviceError(HEADER_TOO_SHORT_TX);
+                break;
+            }
+            if (!transmitFrame(nowNs, tx.readable() - NET_HDR_LENGTH))
+            {
+                iommuFault();
+                break;
+            }
+            tx.complete(0);
+        }
+        if (tx.publish() > 0 && !tx.interruptSuppressed())
+        {
+            registers.raiseQueueInterrupt();
+        }
+        return n;
+    }
+
+    /** @return false on an IOMMU fault; frames the device will not send are counted and completed */
+    private boolean transmitFrame(final long nowNs, final long frameLength)
+    {
+        if (!registers.linkUp())
+        {
+            counters.increment(EmulatedNicCounters.TX_DROPPED_LINK_DOWN);
+        }
+        else if (frameLength < ETHERNET_HEADER)
+        {
+            counters.increment(EmulatedNicCounters.TX_DROPPED_RUNT);
+        }
+        else if (frameLength > maxTxFrame)
+        {
+            counters.increment(EmulatedNicCounters.TX_DROPPED_OVERSIZE); // §5.1.6.2: no larger than the MTU
+        }
+        else
+        {
+            final int length = (int)frameLength;
+            if (!tx.gather(NET_HDR_LENGTH, txFrame, 0, length))
+            {
+                return false;
+            }
+            port.send(nowNs, txFrame, 0, length);
+            counters.increment(EmulatedNicCounters.TX_FRAMES);
+            counters.add(EmulatedNicCounters.TX_BYTES, length);
+        }
+        return true;
+    }
+
+    /** A frame from the wire, to the next posted rx buffer. */
+    @Override
+    public void onFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (!rxLive)
+        {
+            dropNotReady(buffer, offset, length);
+            return;
+        }
+        if (0 == rxCredit)
+        {
+            final int pending = rx.pending();
+            if (pending < 0)
+            {
+                deviceError(DeviceVirtqueue.error(-pending));
+                dropNotReady(buffer, offset, length);
+                return;
+            }
+            rxCredit = pending;
+            if (0 == pending)
+            {
+                counters.increment(EmulatedNicCounters.RX_DROPPED_NO_BUFFER);
+                return;
+            }
+        }
+        final int rc = rx.walk();
+        if (DeviceVirtqueue.OK != rc)
+        {
+            deviceError(DeviceVirtqueue.error(rc));
+            dropNotReady(buffer, offset, length);
+            return;
+        }
+        if (rx.writable() < NET_HDR_LENGTH)
+        {
+            deviceError(HEADER_TOO_SHORT_RX);
+            dropNotReady(buffer, offset, length);
+            return;
+        }
+        if (rx.writable() < NET_HDR_LENGTH + length)
+        {
+            // QEMU without MRG_RXBUF: the frame is dropped, the buffer stays for the next one
+            counters.increment(EmulatedNicCounters.RX_DROPPED_OVERSIZE);
+            return;
+        }
+        if (!rx.scatter(0, rxHeader, 0, NET_HDR_LENGTH) || !rx.scatter(NET_HDR_LENGTH, buffer, offset, length))
+        {
+            iommuFault();
+            dropNotReady(buffer, offset, length);
+            return;
+        }
+        rx.complete(NET_HDR_LENGTH + length);
+        rxCredit--;
+        counters.increment(EmulatedNicCounters.RX_FRAMES);
+        counters.add(EmulatedNicCounters.RX_BYTES, length);
+    }
+
+    private void dropNotReady(final DirectBuffer buffer, final int offset, final int length)
+    {
+        counters.increment(EmulatedNicCounters.RX_DROPPED_NOT_READY);
+    }
+
+    private void deviceError(final String reason)
+    {
+        counters.incrementShared(EmulatedNicCounters.DEVICE_ERRORS);
+        registers.needsReset(reason);
+        rxLive = false;
+        txActive = false;
+    }
+
+    private void iommuFault()
+    {
+        counters.increment(EmulatedNicCounters.IOMMU_FAULTS);
+        registers.needsReset(IOMMU_FAULT);
+        rxLive = false;
+        txActive = false;
+    }
+}
