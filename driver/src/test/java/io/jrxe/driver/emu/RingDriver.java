@@ -1,0 +1,192 @@
+package io.jrxe.driver.emu;
+
+import io.jrxe.driver.mem.DirectDmaRegion;
+import io.jrxe.driver.pci.MmioRegion;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.jrxe.driver.emu.VirtioSpec.*;
+
+/**
+ * Test-side driver that speaks to an {@link EmulatedVirtioNet} through its registers and writes the split rings
+ * directly, so tests can build well-formed and malformed chains at will.
+ * <pre>
+ *  DMA region: [queue 0: desc | avail | used] [queue 1: desc | avail | used] [buffers: 2 queues x size x 2 KiB]
+ * </pre>
+ */
+final class RingDriver implements AutoCloseable
+{
+    static final long FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << NET_F_MAC |
+        1L << NET_F_MTU | 1L << NET_F_STATUS;
+    static final int SLOT = 2048;
+
+    final EmulatedVirtioNet device;
+    final MmioRegion bar;
+    final int size;
+    final DirectDmaRegion memory;
+    final UnsafeBuffer buffer;
+    private final int queueArea;
+    private final int[] availIdx = new int[2];
+
+    RingDriver(final EmulatedVirtioNet device, final int size)
+    {
+        this.device = device;
+        this.bar = device.bar(4);
+        this.size = size;
+        this.queueArea = align(16 * size + 6 + 2 * size, 4) + align(6 + 8 * size, 4096);
+        this.memory = new DirectDmaRegion(2L * queueArea + 2L * size * SLOT, device.dma());
+        this.buffer = memory.buffer();
+    }
+
+    static int align(final int value, final int alignment)
+    {
+        return (value + alignment - 1) & -alignment;
+    }
+
+    /** The driver initialisation of virtio 1.1 §3.1.1, with the given features, both queues enabled. */
+    RingDriver start(final long features)
+    {
+        device.enableBusMaster();
+        writeStatus(0);
+        writeStatus(STATUS_ACKNOWLEDGE);
+        writeStatus(STATUS_ACKNOWLEDGE | STATUS_DRIVER);
+        writeFeatures(features);
+        writeStatus(STATUS_ACKNOWLEDGE | STATUS_DRIVER | STATUS_FEATURES_OK);
+        if (0 == (status() & STATUS_FEATURES_OK))
+        {
+            throw new IllegalStateException("FEATURES_OK refused");
+        }
+        for (int q = 0; q < 2; q++)
+        {
+            setupQueue(q);
+        }
+        writeStatus(STATUS_ACKNOWLEDGE | STATUS_DRIVER | STATUS_FEATURES_OK | STATUS_DRIVER_OK);
+        return this;
+    }
+
+    RingDriver start()
+    {
+        return start(FEATURES);
+    }
+
+    void setupQueue(final int q)
+    {
+        bar.write16(COMMON_QUEUE_SELECT, q);
+        bar.write16(COMMON_QUEUE_SIZE, size);
+        bar.write64(COMMON_QUEUE_DESC, descAddress(q));
+        bar.write64(COMMON_QUEUE_DRIVER, availAddress(q));
+        bar.write64(COMMON_QUEUE_DEVICE, usedAddress(q));
+        bar.write16(COMMON_QUEUE_ENABLE, 1);
+        availIdx[q] = 0;
+    }
+
+    void writeFeatures(final long features)
+    {
+        bar.write32(COMMON_DRIVER_FEATURE_SELECT, 0);
+        bar.write32(COMMON_DRIVER_FEATURE, (int)features);
+        bar.write32(COMMON_DRIVER_FEATURE_SELECT, 1);
+        bar.write32(COMMON_DRIVER_FEATURE, (int)(features >>> 32));
+    }
+
+    void writeStatus(final int status)
+    {
+        bar.write8(COMMON_DEVICE_STATUS, status);
+    }
+
+    int status()
+    {
+        return bar.read8(COMMON_DEVICE_STATUS);
+    }
+
+    long descAddress(final int q)
+    {
+        return memory.address() + (long)q * queueArea;
+    }
+
+    long availAddress(final int q)
+    {
+        return descAddress(q) + 16L * size;
+    }
+
+    long usedAddress(final int q)
+    {
+        return descAddress(q) + align(16 * size + 6 + 2 * size, 4);
+    }
+
+    /** Offset in {@link #buffer} of the 2 KiB buffer slot {@code i} of queue {@code q}. */
+    int slotOffset(final int q, final int i)
+    {
+        return 2 * queueArea + (q * size + i) * SLOT;
+    }
+
+    long slotAddress(final int q, final int i)
+    {
+        return memory.address() + slotOffset(q, i);
+    }
+
+    void putDesc(final int q, final int i, final long addr, final int len, final int flags, final int next)
+    {
+        final int at = (int)(descAddress(q) - memory.address()) + 16 * i;
+        buffer.putLong(at + DESC_ADDR, addr);
+        buffer.putInt(at + DESC_LEN, len);
+        buffer.putShort(at + DESC_FLAGS, (short)flags);
+        buffer.putShort(at + DESC_NEXT, (short)next);
+    }
+
+    /** Adds a chain head to the avail ring and publishes avail.idx (release). */
+    void pushAvail(final int q, final int head)
+    {
+        final int avail = (int)(availAddress(q) - memory.address());
+        buffer.putShort(avail + AVAIL_RING + 2 * (availIdx[q] & (size - 1)), (short)head);
+        availIdx[q] = (availIdx[q] + 1) & 0xffff;
+        buffer.putShortVolatile(avail + AVAIL_IDX, (short)availIdx[q]);
+    }
+
+    void availFlags(final int q, final int flags)
+    {
+        buffer.putShort((int)(availAddress(q) - memory.address()) + AVAIL_FLAGS, (short)flags);
+    }
+
+    void notifyQueue(final int q)
+    {
+        bar.write16(VirtioNetRegisters.NOTIFY_OFFSET + q * VirtioNetRegisters.NOTIFY_OFF_MULTIPLIER, q);
+    }
+
+    int usedIdx(final int q)
+    {
+        return buffer.getShortVolatile((int)(usedAddress(q) - memory.address()) + USED_IDX) & 0xffff;
+    }
+
+    int usedId(final int q, final int k)
+    {
+        return buffer.getInt((int)(usedAddress(q) - memory.address()) + USED_RING + 8 * (k & (size - 1)));
+    }
+
+    int usedLen(final int q, final int k)
+    {
+        return buffer.getInt((int)(usedAddress(q) - memory.address()) + USED_RING + 8 * (k & (size - 1)) + 4);
+    }
+
+    /** Posts rx slot {@code i} as a one-descriptor device-writable buffer of {@code len} bytes. */
+    void postRx(final int i, final int len)
+    {
+        putDesc(NET_RX_QUEUE, i, slotAddress(NET_RX_QUEUE, i), len, DESC_F_WRITE, 0);
+        pushAvail(NET_RX_QUEUE, i);
+    }
+
+    /** Queues {@code frame} in tx slot {@code i} behind a zero virtio_net_hdr, one descriptor, and notifies. */
+    void sendTx(final int i, final byte[] frame)
+    {
+        final int at = slotOffset(NET_TX_QUEUE, i);
+        buffer.setMemory(at, NET_HDR_LENGTH, (byte)0);
+        buffer.putBytes(at + NET_HDR_LENGTH, frame);
+        putDesc(NET_TX_QUEUE, i, slotAddress(NET_TX_QUEUE, i), NET_HDR_LENGTH + frame.length, 0, 0);
+        pushAvail(NET_TX_QUEUE, i);
+        notifyQueue(NET_TX_QUEUE);
+    }
+
+    @Override
+    public void close()
+    {
+        memory.close();
+    }
+}

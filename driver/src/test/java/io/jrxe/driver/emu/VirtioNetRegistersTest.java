@@ -1,0 +1,258 @@
+package io.jrxe.driver.emu;
+
+import io.jrxe.driver.pci.MmioRegion;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static io.jrxe.driver.emu.VirtioSpec.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class VirtioNetRegistersTest
+{
+    private static final int ACK_DRIVER = STATUS_ACKNOWLEDGE | STATUS_DRIVER;
+
+    private final EmulatedWire wire = EmulatedWire.pointToPoint(WireFaults.none());
+    private final EmulatedVirtioNet device = new EmulatedVirtioNet(new EmulatedVirtioNet.Context()
+        .port(wire.port(0)).mac(0x52_54_00_ab_cd_efL).mtu(4000).maxQueueSize(128));
+    private final MmioRegion bar = device.bar(4);
+
+    @AfterEach
+    void close()
+    {
+        device.close();
+    }
+
+    private long deviceFeatures()
+    {
+        bar.write32(COMMON_DEVICE_FEATURE_SELECT, 0);
+        final long low = bar.read32(COMMON_DEVICE_FEATURE) & 0xffffffffL;
+        bar.write32(COMMON_DEVICE_FEATURE_SELECT, 1);
+        return low | (long)bar.read32(COMMON_DEVICE_FEATURE) << 32;
+    }
+
+    private void driverFeatures(final long features)
+    {
+        bar.write32(COMMON_DRIVER_FEATURE_SELECT, 0);
+        bar.write32(COMMON_DRIVER_FEATURE, (int)features);
+        bar.write32(COMMON_DRIVER_FEATURE_SELECT, 1);
+        bar.write32(COMMON_DRIVER_FEATURE, (int)(features >>> 32));
+    }
+
+    private int negotiate(final long features)
+    {
+        bar.write8(COMMON_DEVICE_STATUS, 0);
+        bar.write8(COMMON_DEVICE_STATUS, STATUS_ACKNOWLEDGE);
+        bar.write8(COMMON_DEVICE_STATUS, ACK_DRIVER);
+        driverFeatures(features);
+        bar.write8(COMMON_DEVICE_STATUS, ACK_DRIVER | STATUS_FEATURES_OK);
+        return bar.read8(COMMON_DEVICE_STATUS);
+    }
+
+    @Test
+    void offersExactlyVersion1AccessPlatformMacMtuStatus()
+    {
+        assertEquals(RingDriver.FEATURES, deviceFeatures());
+        bar.write32(COMMON_DEVICE_FEATURE_SELECT, 2);
+        assertEquals(0, bar.read32(COMMON_DEVICE_FEATURE));
+        assertEquals(2, bar.read16(COMMON_NUM_QUEUES));
+    }
+
+    @Test
+    void deviceConfigHoldsMacStatusPairsMtu()
+    {
+        final int[] mac = {0x52, 0x54, 0x00, 0xab, 0xcd, 0xef};
+        for (int i = 0; i < 6; i++)
+        {
+            assertEquals(mac[i], bar.read8(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_MAC + i));
+        }
+        assertEquals(NET_S_LINK_UP, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_STATUS));
+        assertEquals(1, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_MAX_VIRTQUEUE_PAIRS));
+        assertEquals(4000, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_MTU));
+
+        final int generation = bar.read8(COMMON_CONFIG_GENERATION);
+        bar.read8(VirtioNetRegisters.ISR_OFFSET);
+        device.linkUp(false);
+        assertEquals(0, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_STATUS));
+        assertNotEquals(generation, bar.read8(COMMON_CONFIG_GENERATION), "config_generation changes");
+        assertEquals(ISR_CONFIG, bar.read8(VirtioNetRegisters.ISR_OFFSET));
+        assertEquals(0, bar.read8(VirtioNetRegisters.ISR_OFFSET), "reading ISR clears it");
+    }
+
+    @Test
+    void acceptsOfferedFeaturesWithVersion1AndAccessPlatform()
+    {
+        assertEquals(ACK_DRIVER | STATUS_FEATURES_OK, negotiate(RingDriver.FEATURES));
+        assertEquals(ACK_DRIVER | STATUS_FEATURES_OK, negotiate(1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM));
+        bar.write32(COMMON_DRIVER_FEATURE_SELECT, 1);
+        assertEquals(3, bar.read32(COMMON_DRIVER_FEATURE));
+    }
+
+    @Test
+    void refusesFeaturesNotOffered()
+    {
+        final long withCsum = RingDriver.FEATURES | 1L; // VIRTIO_NET_F_CSUM is not offered
+        assertEquals(ACK_DRIVER, negotiate(withCsum));
+    }
+
+    @Test
+    void refusesWithoutVersion1()
+    {
+        assertEquals(ACK_DRIVER, negotiate(RingDriver.FEATURES & ~(1L << F_VERSION_1)));
+    }
+
+    @Test
+    void refusesWithoutAccessPlatform()
+    {
+        assertEquals(ACK_DRIVER, negotiate(RingDriver.FEATURES & ~(1L << F_ACCESS_PLATFORM)));
+    }
+
+    @Test
+    void refusesFeatureBitsBeyond64()
+    {
+        bar.write8(COMMON_DEVICE_STATUS, 0);
+        bar.write8(COMMON_DEVICE_STATUS, ACK_DRIVER);
+        driverFeatures(RingDriver.FEATURES);
+        bar.write32(COMMON_DRIVER_FEATURE_SELECT, 2);
+        bar.write32(COMMON_DRIVER_FEATURE, 1);
+        bar.write8(COMMON_DEVICE_STATUS, ACK_DRIVER | STATUS_FEATURES_OK);
+        assertEquals(ACK_DRIVER, bar.read8(COMMON_DEVICE_STATUS));
+    }
+
+    @Test
+    void featuresAreFrozenAfterFeaturesOk()
+    {
+        negotiate(RingDriver.FEATURES);
+        bar.write32(COMMON_DRIVER_FEATURE_SELECT, 0);
+        bar.write32(COMMON_DRIVER_FEATURE, 0);
+        assertEquals((int)RingDriver.FEATURES, bar.read32(COMMON_DRIVER_FEATURE));
+    }
+
+    @Test
+    void driverOkNeedsFeaturesOk()
+    {
+        bar.write8(COMMON_DEVICE_STATUS, ACK_DRIVER | STATUS_DRIVER_OK);
+        assertEquals(ACK_DRIVER, bar.read8(COMMON_DEVICE_STATUS));
+    }
+
+    @Test
+    void driverCannotSetNeedsResetNorClearBits()
+    {
+        negotiate(RingDriver.FEATURES);
+        bar.write8(COMMON_DEVICE_STATUS, STATUS_ACKNOWLEDGE | STATUS_DEVICE_NEEDS_RESET);
+        assertEquals(ACK_DRIVER | STATUS_FEATURES_OK, bar.read8(COMMON_DEVICE_STATUS));
+    }
+
+    @Test
+    void writingZeroResetsTheDevice()
+    {
+        negotiate(RingDriver.FEATURES);
+        bar.write16(COMMON_QUEUE_SELECT, 1);
+        bar.write16(COMMON_QUEUE_SIZE, 32);
+        bar.write32(COMMON_QUEUE_DESC, 0x1000);
+        bar.write16(COMMON_QUEUE_ENABLE, 1);
+        assertEquals(1, bar.read16(COMMON_QUEUE_ENABLE));
+        final long resets = device.counters().get(EmulatedNicCounters.RESETS);
+
+        bar.write8(COMMON_DEVICE_STATUS, 0);
+
+        assertEquals(0, bar.read8(COMMON_DEVICE_STATUS));
+        assertEquals(resets + 1, device.counters().get(EmulatedNicCounters.RESETS));
+        assertEquals(0, bar.read16(COMMON_QUEUE_SELECT));
+        bar.write16(COMMON_QUEUE_SELECT, 1);
+        assertEquals(0, bar.read16(COMMON_QUEUE_ENABLE));
+        assertEquals(128, bar.read16(COMMON_QUEUE_SIZE));
+        assertEquals(0, bar.read32(COMMON_QUEUE_DESC));
+        bar.write32(COMMON_DRIVER_FEATURE_SELECT, 0);
+        assertEquals(0, bar.read32(COMMON_DRIVER_FEATURE));
+        // a reset device negotiates again
+        assertEquals(ACK_DRIVER | STATUS_FEATURES_OK, negotiate(RingDriver.FEATURES));
+    }
+
+    @Test
+    void functionLevelResetResetsVirtioButKeepsBusMaster()
+    {
+        device.enableBusMaster();
+        negotiate(RingDriver.FEATURES);
+        device.reset();
+        assertEquals(0, bar.read8(COMMON_DEVICE_STATUS));
+        assertEquals(PCI_COMMAND_MASTER, device.configRead16(PCI_COMMAND) & PCI_COMMAND_MASTER);
+    }
+
+    @Test
+    void queueSizeIsAPowerOfTwoUpToTheMaximum()
+    {
+        bar.write16(COMMON_QUEUE_SELECT, 0);
+        assertEquals(128, bar.read16(COMMON_QUEUE_SIZE));
+        bar.write16(COMMON_QUEUE_SIZE, 64);
+        assertEquals(64, bar.read16(COMMON_QUEUE_SIZE));
+        bar.write16(COMMON_QUEUE_SIZE, 100);
+        bar.write16(COMMON_QUEUE_SIZE, 256);
+        bar.write16(COMMON_QUEUE_SIZE, 0);
+        assertEquals(64, bar.read16(COMMON_QUEUE_SIZE), "invalid sizes are ignored");
+        bar.write16(COMMON_QUEUE_SELECT, 2);
+        assertEquals(0, bar.read16(COMMON_QUEUE_SIZE), "queue 2 does not exist");
+    }
+
+    @Test
+    void queueRegistersReadBackAndNotifyOffsets()
+    {
+        for (int q = 0; q < 2; q++)
+        {
+            bar.write16(COMMON_QUEUE_SELECT, q);
+            assertEquals(q, bar.read16(COMMON_QUEUE_NOTIFY_OFF));
+            bar.write64(COMMON_QUEUE_DESC, 0x1234_5678_9abc_0000L + q * 0x1000);
+            bar.write32(COMMON_QUEUE_DRIVER, 0x2000);
+            bar.write32(COMMON_QUEUE_DRIVER + 4, 0x7f);
+            assertEquals(0x1234_5678_9abc_0000L + q * 0x1000, bar.read64(COMMON_QUEUE_DESC));
+            assertEquals(0x7f_0000_2000L, bar.read64(COMMON_QUEUE_DRIVER));
+            assertEquals(0x2000, bar.read32(COMMON_QUEUE_DRIVER));
+        }
+    }
+
+    @Test
+    void misalignedRingOnEnableNeedsReset()
+    {
+        negotiate(RingDriver.FEATURES);
+        bar.write16(COMMON_QUEUE_SELECT, 0);
+        bar.write64(COMMON_QUEUE_DESC, 0x1008);
+        bar.write16(COMMON_QUEUE_ENABLE, 1);
+        assertEquals(0, bar.read16(COMMON_QUEUE_ENABLE));
+        assertEquals(STATUS_DEVICE_NEEDS_RESET, bar.read8(COMMON_DEVICE_STATUS) & STATUS_DEVICE_NEEDS_RESET);
+        assertEquals(1, device.counters().get(EmulatedNicCounters.DEVICE_ERRORS));
+    }
+
+    @Test
+    void msixVectorsReadNoVector()
+    {
+        bar.write16(COMMON_MSIX_CONFIG, 0);
+        assertEquals(NO_VECTOR, bar.read16(COMMON_MSIX_CONFIG));
+        bar.write16(COMMON_QUEUE_MSIX_VECTOR, 1);
+        assertEquals(NO_VECTOR, bar.read16(COMMON_QUEUE_MSIX_VECTOR));
+    }
+
+    @Test
+    void wrongWidthAccessesAreIgnoredAndCounted()
+    {
+        final EmulatedNicCounters counters = device.counters();
+        assertEquals(0, bar.read32(COMMON_DEVICE_STATUS));
+        bar.write16(COMMON_DEVICE_STATUS, STATUS_ACKNOWLEDGE);
+        assertEquals(0, bar.read8(COMMON_DEVICE_STATUS));
+        assertEquals(0, bar.read8(COMMON_NUM_QUEUES));
+        bar.write8(VirtioNetRegisters.NOTIFY_OFFSET, 0);
+        bar.write16(VirtioNetRegisters.DEVICE_OFFSET, 0);
+        assertEquals(5, counters.get(EmulatedNicCounters.BAD_REGISTER_ACCESSES));
+        assertThrows(IllegalArgumentException.class, () -> bar.read32(0x4000));
+        assertThrows(IllegalArgumentException.class, () -> bar.read32(0x2));
+    }
+
+    @Test
+    void notifyWritesCountPerQueue()
+    {
+        bar.write16(VirtioNetRegisters.NOTIFY_OFFSET, 0);
+        bar.write16(VirtioNetRegisters.NOTIFY_OFFSET + 4, 1);
+        bar.write32(VirtioNetRegisters.NOTIFY_OFFSET + 4, 1);
+        bar.write16(VirtioNetRegisters.NOTIFY_OFFSET + 8, 2);
+        assertEquals(3, device.counters().get(EmulatedNicCounters.NOTIFICATIONS));
+        assertEquals(1, device.counters().get(EmulatedNicCounters.BAD_REGISTER_ACCESSES));
+    }
+}
