@@ -32,7 +32,7 @@ final class RingDriver implements AutoCloseable
         this.device = device;
         this.bar = device.bar(4);
         this.size = size;
-        this.queueArea = align(16 * size + 6 + 2 * size, 4) + align(6 + 8 * size, 4096);
+        this.queueArea = align(align(16 * size + 6 + 2 * size, 4) + 6 + 8 * size, 4096);
         this.memory = new DirectDmaRegion(2L * queueArea + 2L * size * SLOT, device.dma());
         this.buffer = memory.buffer();
     }
