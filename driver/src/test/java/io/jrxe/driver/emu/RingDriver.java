@@ -70,6 +70,7 @@ final class RingDriver implements AutoCloseable
 
     void setupQueue(final int q)
     {
+        buffer.setMemory((int)(descAddress(q) - memory.address()), queueArea, (byte)0);
         bar.write16(COMMON_QUEUE_SELECT, q);
         bar.write16(COMMON_QUEUE_SIZE, size);
         bar.write64(COMMON_QUEUE_DESC, descAddress(q));
