@@ -100,9 +100,9 @@ final class DeviceVirtqueue
     {
         size = registers.size;
         mask = size - 1;
-        descIova = registers.desc;
-        availIova = registers.driver;
-        usedIova = registers.device;
+        descIova = registers.address[VirtqueueRegisters.DESC];
+        availIova = registers.address[VirtqueueRegisters.DRIVER];
+        usedIova = registers.address[VirtqueueRegisters.DEVICE];
         generation = -1;
         lastAvail = 0;
         usedIdx = 0;
@@ -252,30 +252,7 @@ final class DeviceVirtqueue
      */
     boolean gather(final long from, final MutableDirectBuffer dst, final int dstOffset, final int length)
     {
-        long position = from;
-        int out = dstOffset;
-        int remaining = length;
-        long segStart = 0;
-        for (int s = 0; s < firstWritable && remaining > 0; s++)
-        {
-            final long segEnd = segStart + segLen[s];
-            if (position < segEnd)
-            {
-                final int n = (int)Math.min(remaining, segEnd - position);
-                final long host = iommu.translate(segIova[s] + (position - segStart), n);
-                if (EmulatedIommu.FAULT == host)
-                {
-                    return false;
-                }
-                data.wrap(host, n);
-                dst.putBytes(out, data, 0, n);
-                position += n;
-                out += n;
-                remaining -= n;
-            }
-            segStart = segEnd;
-        }
-        return true;
+        return move(0, firstWritable, from, dst, dstOffset, length, false);
     }
 
     /**
@@ -285,25 +262,43 @@ final class DeviceVirtqueue
      */
     boolean scatter(final long to, final DirectBuffer src, final int srcOffset, final int length)
     {
-        long position = to;
-        int in = srcOffset;
+        return move(firstWritable, segCount, to, src, srcOffset, length, true);
+    }
+
+    /**
+     * Moves bytes between {@code local} and segments {@code [first, end)} of the walked chain, seen as one
+     * contiguous run starting at {@code position}; each piece goes through the IOMMU as its own access.
+     */
+    private boolean move(
+        final int first, final int end, final long position, final DirectBuffer local, final int localOffset,
+        final int length, final boolean toDevice)
+    {
+        long at = position;
+        int offset = localOffset;
         int remaining = length;
         long segStart = 0;
-        for (int s = firstWritable; s < segCount && remaining > 0; s++)
+        for (int s = first; s < end && remaining > 0; s++)
         {
             final long segEnd = segStart + segLen[s];
-            if (position < segEnd)
+            if (at < segEnd)
             {
-                final int n = (int)Math.min(remaining, segEnd - position);
-                final long host = iommu.translate(segIova[s] + (position - segStart), n);
+                final int n = (int)Math.min(remaining, segEnd - at);
+                final long host = iommu.translate(segIova[s] + (at - segStart), n);
                 if (EmulatedIommu.FAULT == host)
                 {
                     return false;
                 }
                 data.wrap(host, n);
-                data.putBytes(0, src, in, n);
-                position += n;
-                in += n;
+                if (toDevice)
+                {
+                    data.putBytes(0, local, offset, n);
+                }
+                else
+                {
+                    ((MutableDirectBuffer)local).putBytes(offset, data, 0, n); // gather passes a mutable one
+                }
+                at += n;
+                offset += n;
                 remaining -= n;
             }
             segStart = segEnd;

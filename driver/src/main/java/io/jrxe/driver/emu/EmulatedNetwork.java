@@ -4,8 +4,6 @@ import org.agrona.LangUtil;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.CompositeAgent;
-import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 
 /**
  * K emulated virtio-net NICs on one {@link EmulatedWire}: NIC k (0-based) has MAC 52:54:00:00:00:0(k+1) (as in
@@ -14,14 +12,15 @@ import org.agrona.concurrent.SystemNanoClock;
  */
 public final class EmulatedNetwork implements AutoCloseable
 {
-    /** Settings for a network, with defaults. */
+    /**
+     * Settings for a network: the NIC count, the wire's settings and a template for every NIC (its MAC, address
+     * and port are assigned per NIC; each NIC gets its own IOMMU and idle strategy).
+     */
     public static final class Context
     {
         private int nicCount = 2;
-        private WireFaults faults = WireFaults.none();
-        private NanoClock clock = SystemNanoClock.INSTANCE;
-        private int mtu = 1500;
-        private int maxQueueSize = 256;
+        private final EmulatedWire.Context wire = new EmulatedWire.Context();
+        private final EmulatedVirtioNet.Context nic = new EmulatedVirtioNet.Context();
 
         public int nicCount()
         {
@@ -35,52 +34,16 @@ public final class EmulatedNetwork implements AutoCloseable
             return this;
         }
 
-        public WireFaults faults()
+        /** The wire's settings (faults, clock, buffering) to adjust; its port count is the NIC count. */
+        public EmulatedWire.Context wire()
         {
-            return faults;
+            return wire;
         }
 
-        /** Faults on the wire (default none). */
-        public Context faults(final WireFaults faults)
+        /** Settings every NIC shares (MTU, queue size, batch, link state) to adjust. */
+        public EmulatedVirtioNet.Context nic()
         {
-            this.faults = faults;
-            return this;
-        }
-
-        public NanoClock clock()
-        {
-            return clock;
-        }
-
-        /** The wire's clock (default the system clock). */
-        public Context clock(final NanoClock clock)
-        {
-            this.clock = clock;
-            return this;
-        }
-
-        public int mtu()
-        {
-            return mtu;
-        }
-
-        /** MTU every NIC reports (default 1500). */
-        public Context mtu(final int mtu)
-        {
-            this.mtu = mtu;
-            return this;
-        }
-
-        public int maxQueueSize()
-        {
-            return maxQueueSize;
-        }
-
-        /** Largest queue size every NIC offers (default 256). */
-        public Context maxQueueSize(final int maxQueueSize)
-        {
-            this.maxQueueSize = maxQueueSize;
-            return this;
+            return nic;
         }
     }
 
@@ -99,24 +62,20 @@ public final class EmulatedNetwork implements AutoCloseable
         {
             throw new IllegalArgumentException("nicCount must be in [2, 254]: " + k);
         }
-        this.wire = new EmulatedWire(new EmulatedWire.Context()
-            .portCount(k).faults(ctx.faults()).clock(ctx.clock()));
+        this.wire = new EmulatedWire(ctx.wire().portCount(k));
         this.nics = new EmulatedVirtioNet[k];
         for (int i = 0; i < k; i++)
         {
-            nics[i] = new EmulatedVirtioNet(new EmulatedVirtioNet.Context()
-                .address(address(i))
-                .mac(mac(i))
-                .mtu(ctx.mtu())
-                .maxQueueSize(ctx.maxQueueSize())
-                .port(wire.port(i)));
+            nics[i] = new EmulatedVirtioNet(ctx.nic().copyFor(address(i), mac(i), wire.port(i)));
         }
     }
 
     /** {@code nicCount} NICs on a wire with the given faults, system clock, defaults otherwise. */
     public static EmulatedNetwork create(final int nicCount, final WireFaults faults)
     {
-        return new EmulatedNetwork(new Context().nicCount(nicCount).faults(faults));
+        final Context ctx = new Context().nicCount(nicCount);
+        ctx.wire().faults(faults);
+        return new EmulatedNetwork(ctx);
     }
 
     /** MAC of NIC {@code index}: 52:54:00:00:00:(index + 1). */

@@ -151,6 +151,18 @@ public final class EmulatedVirtioNet implements PciFunction
             return this;
         }
 
+        /** A copy of the shared settings for one NIC of a network; IOMMU and idle strategy are not shared. */
+        Context copyFor(final String address, final long mac, final WirePort port)
+        {
+            final Context c = new Context().address(address).mac(mac).port(port);
+            c.mtu = mtu;
+            c.maxQueueSize = maxQueueSize;
+            c.linkUp = linkUp;
+            c.batchSize = batchSize;
+            c.errorHandler = errorHandler;
+            return c;
+        }
+
         public ErrorHandler errorHandler()
         {
             return errorHandler;

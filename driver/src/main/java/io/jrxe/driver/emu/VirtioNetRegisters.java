@@ -284,136 +284,118 @@ final class VirtioNetRegisters implements MmioRegion
         }
     }
 
+    /** Width of the common cfg field at {@code at} (64-bit fields as 32-bit halves), 0 for no field. */
+    private static int fieldWidth(final int at)
+    {
+        switch (at)
+        {
+            case COMMON_DEVICE_STATUS:
+            case COMMON_CONFIG_GENERATION:
+                return 1;
+            case COMMON_MSIX_CONFIG:
+            case COMMON_NUM_QUEUES:
+            case COMMON_QUEUE_SELECT:
+            case COMMON_QUEUE_SIZE:
+            case COMMON_QUEUE_MSIX_VECTOR:
+            case COMMON_QUEUE_ENABLE:
+            case COMMON_QUEUE_NOTIFY_OFF:
+                return 2;
+            default:
+                return at >= 0 && at < COMMON_QUEUE_DEVICE + 8 && 0 == (at & 3) &&
+                    (at < COMMON_MSIX_CONFIG || at >= COMMON_QUEUE_DESC) ? 4 : 0;
+        }
+    }
+
     private int commonRead(final int at, final int width)
     {
+        if (width != fieldWidth(at))
+        {
+            return badAccess(); // §4.1.3.1: fields are accessed with their natural width
+        }
         final VirtqueueRegisters q = QUEUE_COUNT > queueSelect ? queues[queueSelect] : null;
         switch (at)
         {
             case COMMON_DEVICE_FEATURE_SELECT:
-                return 4 == width ? deviceFeatureSelect : badAccess();
+                return deviceFeatureSelect;
             case COMMON_DEVICE_FEATURE:
-                return 4 == width ? featureWord(OFFERED_FEATURES, deviceFeatureSelect) : badAccess();
+                return featureWord(OFFERED_FEATURES, deviceFeatureSelect);
             case COMMON_DRIVER_FEATURE_SELECT:
-                return 4 == width ? driverFeatureSelect : badAccess();
+                return driverFeatureSelect;
             case COMMON_DRIVER_FEATURE:
-                return 4 == width ? featureWord(driverFeatures, driverFeatureSelect) : badAccess();
+                return featureWord(driverFeatures, driverFeatureSelect);
             case COMMON_MSIX_CONFIG:
-                return 2 == width ? msixConfig : badAccess();
+                return msixConfig;
             case COMMON_NUM_QUEUES:
-                return 2 == width ? QUEUE_COUNT : badAccess();
+                return QUEUE_COUNT;
             case COMMON_DEVICE_STATUS:
-                return 1 == width ? status.get() : badAccess();
+                return status.get();
             case COMMON_CONFIG_GENERATION:
-                return 1 == width ? configGeneration : badAccess();
+                return configGeneration;
             case COMMON_QUEUE_SELECT:
-                return 2 == width ? queueSelect : badAccess();
+                return queueSelect;
             case COMMON_QUEUE_SIZE:
-                return 2 != width ? badAccess() : null == q ? 0 : q.size; // §4.1.4.3: 0 = no such queue
+                return null == q ? 0 : q.size; // §4.1.4.3: 0 = no such queue
             case COMMON_QUEUE_MSIX_VECTOR:
-                return 2 != width ? badAccess() : null == q ? NO_VECTOR : q.msixVector;
+                return null == q ? NO_VECTOR : q.msixVector;
             case COMMON_QUEUE_ENABLE:
-                return 2 != width ? badAccess() : null != q && q.enabled ? 1 : 0;
+                return null != q && q.enabled ? 1 : 0;
             case COMMON_QUEUE_NOTIFY_OFF:
-                return 2 != width ? badAccess() : null == q ? 0 : queueSelect;
-            case COMMON_QUEUE_DESC:
-            case COMMON_QUEUE_DESC + 4:
-            case COMMON_QUEUE_DRIVER:
-            case COMMON_QUEUE_DRIVER + 4:
-            case COMMON_QUEUE_DEVICE:
-            case COMMON_QUEUE_DEVICE + 4:
-                return 4 != width ? badAccess() : null == q ? 0 : queueAddressHalf(q, at);
+                return null == q ? 0 : queueSelect;
             default:
-                return badAccess();
+                return null == q ? 0 : queueAddressHalf(q, at);
         }
     }
 
     private void commonWrite(final int at, final int width, final int value)
     {
+        if (width != fieldWidth(at))
+        {
+            badAccess();
+            return;
+        }
         final VirtqueueRegisters q = QUEUE_COUNT > queueSelect ? queues[queueSelect] : null;
         switch (at)
         {
             case COMMON_DEVICE_FEATURE_SELECT:
-                if (4 == width)
-                {
-                    deviceFeatureSelect = value;
-                    return;
-                }
+                deviceFeatureSelect = value;
                 break;
             case COMMON_DRIVER_FEATURE_SELECT:
-                if (4 == width)
-                {
-                    driverFeatureSelect = value;
-                    return;
-                }
+                driverFeatureSelect = value;
                 break;
             case COMMON_DRIVER_FEATURE:
-                if (4 == width)
-                {
-                    writeDriverFeatures(value);
-                    return;
-                }
+                writeDriverFeatures(value);
                 break;
             case COMMON_MSIX_CONFIG:
-                if (2 == width)
-                {
-                    msixConfig = NO_VECTOR; // no MSI-X table: every vector mapping fails (§4.1.5.1.2.1)
-                    return;
-                }
+                msixConfig = NO_VECTOR; // no MSI-X table: every vector mapping fails (§4.1.5.1.2.1)
                 break;
             case COMMON_DEVICE_STATUS:
-                if (1 == width)
-                {
-                    writeStatus(value & 0xff);
-                    return;
-                }
+                writeStatus(value & 0xff);
                 break;
             case COMMON_QUEUE_SELECT:
-                if (2 == width)
-                {
-                    queueSelect = value & 0xffff;
-                    return;
-                }
+                queueSelect = value & 0xffff;
                 break;
             case COMMON_QUEUE_SIZE:
-                if (2 == width)
-                {
-                    writeQueueSize(q, value & 0xffff);
-                    return;
-                }
+                writeQueueSize(q, value & 0xffff);
                 break;
             case COMMON_QUEUE_MSIX_VECTOR:
-                if (2 == width)
+                if (null != q)
                 {
-                    if (null != q)
-                    {
-                        q.msixVector = NO_VECTOR;
-                    }
-                    return;
+                    q.msixVector = NO_VECTOR;
                 }
                 break;
             case COMMON_QUEUE_ENABLE:
-                if (2 == width)
-                {
-                    writeQueueEnable(q, value & 0xffff);
-                    return;
-                }
+                writeQueueEnable(q, value & 0xffff);
                 break;
-            case COMMON_QUEUE_DESC:
-            case COMMON_QUEUE_DESC + 4:
-            case COMMON_QUEUE_DRIVER:
-            case COMMON_QUEUE_DRIVER + 4:
-            case COMMON_QUEUE_DEVICE:
-            case COMMON_QUEUE_DEVICE + 4:
-                if (4 == width)
-                {
-                    writeQueueAddressHalf(q, at, value);
-                    return;
-                }
+            case COMMON_DEVICE_FEATURE:
+            case COMMON_NUM_QUEUES:
+            case COMMON_CONFIG_GENERATION:
+            case COMMON_QUEUE_NOTIFY_OFF:
+                badAccess(); // read-only
                 break;
             default:
-                break; // read-only fields and holes
+                writeQueueAddressHalf(q, at, value);
+                break;
         }
-        badAccess();
     }
 
     /**
@@ -503,7 +485,8 @@ final class VirtioNetRegisters implements MmioRegion
             badAccess();
             return;
         }
-        if (0 != (q.desc & 15) || 0 != (q.driver & 1) || 0 != (q.device & 3))
+        if (0 != (q.address[VirtqueueRegisters.DESC] & 15) || 0 != (q.address[VirtqueueRegisters.DRIVER] & 1) ||
+            0 != (q.address[VirtqueueRegisters.DEVICE] & 3))
         {
             counters.incrementShared(EmulatedNicCounters.DEVICE_ERRORS);
             needsReset("queue " + queueSelect + " enabled with a misaligned ring (desc%16, driver%2, device%4)");
@@ -519,37 +502,14 @@ final class VirtioNetRegisters implements MmioRegion
             badAccess();
             return;
         }
-        final boolean high = 0 != (at & 4);
+        final int i = (at - COMMON_QUEUE_DESC) >> 3;
         final long v = value & 0xffffffffL;
-        switch (at & ~4)
-        {
-            case COMMON_QUEUE_DESC:
-                q.desc = high ? (q.desc & 0xffffffffL) | v << 32 : (q.desc & ~0xffffffffL) | v;
-                break;
-            case COMMON_QUEUE_DRIVER:
-                q.driver = high ? (q.driver & 0xffffffffL) | v << 32 : (q.driver & ~0xffffffffL) | v;
-                break;
-            default:
-                q.device = high ? (q.device & 0xffffffffL) | v << 32 : (q.device & ~0xffffffffL) | v;
-                break;
-        }
+        q.address[i] = 0 != (at & 4) ? (q.address[i] & 0xffffffffL) | v << 32 : (q.address[i] & ~0xffffffffL) | v;
     }
 
     private static int queueAddressHalf(final VirtqueueRegisters q, final int at)
     {
-        final long address;
-        switch (at & ~4)
-        {
-            case COMMON_QUEUE_DESC:
-                address = q.desc;
-                break;
-            case COMMON_QUEUE_DRIVER:
-                address = q.driver;
-                break;
-            default:
-                address = q.device;
-                break;
-        }
+        final long address = q.address[(at - COMMON_QUEUE_DESC) >> 3];
         return (int)(0 != (at & 4) ? address >>> 32 : address);
     }
 

@@ -7,12 +7,15 @@ package io.jrxe.driver.emu;
  */
 final class VirtqueueRegisters
 {
+    static final int DESC = 0;
+    static final int DRIVER = 1;
+    static final int DEVICE = 2;
+
     final int maxSize;
     int size;
     int msixVector;
-    long desc;
-    long driver;
-    long device;
+    /** queue_desc, queue_driver, queue_device: index = (common cfg offset - 0x20) / 8. */
+    final long[] address = new long[3];
     volatile boolean enabled;
 
     VirtqueueRegisters(final int maxSize)
@@ -26,8 +29,8 @@ final class VirtqueueRegisters
         enabled = false;
         size = maxSize;
         msixVector = VirtioSpec.NO_VECTOR;
-        desc = 0;
-        driver = 0;
-        device = 0;
+        address[DESC] = 0;
+        address[DRIVER] = 0;
+        address[DEVICE] = 0;
     }
 }
