@@ -20,7 +20,9 @@ import static io.jrxe.driver.emu.VirtioSpec.*;
  *       but num_buffers = 1, §5.1.6.4) and the frame, used.len = 12 + frame length. No posted buffer: the frame
  *       is dropped and counted, as a NIC does.</li>
  * </ol>
- * Used indexes are published once per batch. A driver error in a chain or an IOMMU fault sets DEVICE_NEEDS_RESET
+ * Used indexes are published once per batch. The device never sets VIRTQ_USED_F_NO_NOTIFY (§2.6.10): it serves
+ * the tx queue after each notification, so the driver must always notify; VIRTQ_AVAIL_F_NO_INTERRUPT only
+ * keeps the ISR queue bit clear, since no interrupts are delivered anyway. A driver error in a chain or an IOMMU fault sets DEVICE_NEEDS_RESET
  * and the device does nothing more until reset. A device that is not live drains the wire and drops what it gets.
  * Runs on one thread at a time (its AgentRunner or the caller of an AgentInvoker); allocates nothing per frame.
  */

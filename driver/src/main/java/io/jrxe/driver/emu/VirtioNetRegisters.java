@@ -51,6 +51,8 @@ final class VirtioNetRegisters implements MmioRegion
     private final AtomicIntegerArray kicks = new AtomicIntegerArray(QUEUE_COUNT);
     private final byte[] netConfig = new byte[NET_CFG_LENGTH];
     private volatile int configGeneration;
+    /** Mirror of the status field's LINK_UP bit for the device thread. */
+    private volatile boolean linkUp;
 
     private int deviceFeatureSelect;
     private int driverFeatureSelect;
@@ -76,6 +78,7 @@ final class VirtioNetRegisters implements MmioRegion
             netConfig[NET_CFG_MAC + i] = (byte)(mac >>> (8 * (5 - i)));
         }
         netConfig[NET_CFG_STATUS] = (byte)(linkUp ? NET_S_LINK_UP : 0);
+        this.linkUp = linkUp;
         netConfig[NET_CFG_MAX_VIRTQUEUE_PAIRS] = 1;
         netConfig[NET_CFG_MTU] = (byte)mtu;
         netConfig[NET_CFG_MTU + 1] = (byte)(mtu >>> 8);
@@ -165,13 +168,14 @@ final class VirtioNetRegisters implements MmioRegion
 
     boolean linkUp()
     {
-        return 0 != (netConfig[NET_CFG_STATUS] & NET_S_LINK_UP);
+        return linkUp;
     }
 
     /** Changes the link status field; §4.1.4.3.1 config_generation changes and a config change is signalled. */
     synchronized void linkUp(final boolean up)
     {
         netConfig[NET_CFG_STATUS] = (byte)(up ? NET_S_LINK_UP : 0);
+        linkUp = up;
         configGeneration = (configGeneration + 1) & 0xff;
         raiseIsr(ISR_CONFIG);
     }

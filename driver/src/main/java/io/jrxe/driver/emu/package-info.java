@@ -1,0 +1,14 @@
+/**
+ * An in-process virtio-net 1.x device and a faulty wire, so the real driver and the whole stack run without QEMU.
+ * <pre>
+ *   VirtioNetDriver ──PciFunction──▶ EmulatedVirtioNet ──(agent: tx/rx)──▶ WirePort ─┐
+ *        │ config space, BAR4 registers          │ DMA                             │ EmulatedWire (hub):
+ *        │ DmaMapper                             ▼                                 │ per-link faults from a seed,
+ *        └──────────────────────────────▶ EmulatedIommu (map/translate/fault)      │ SPSC rings, no allocation
+ *                                                                                  ▼
+ *   VirtioNetDriver ◀── ... ◀── EmulatedVirtioNet ◀── WirePort ◀────────────────────┘
+ * </pre>
+ * {@link io.jrxe.driver.emu.EmulatedNetwork} builds K NICs (MACs 52:54:00:00:00:01..) on one wire. Devices run on
+ * their own threads ({@code start()}) or are stepped deterministically by an {@code AgentInvoker}.
+ */
+package io.jrxe.driver.emu;
