@@ -17,6 +17,10 @@ package io.jrxe.driver.emu;
  *   <li>delay: the frame is delivered no earlier than a uniform {@code [delayMinNs, delayMaxNs]} after it was
  *       sent. A link is a FIFO: frames behind a delayed frame wait for it (a link never reorders by itself).</li>
  * </ol>
+ * The decisions are reproducible on any clock; the delivery times of delayed frames and of reordered frames
+ * released by the hold timeout follow the wire's clock, so for a run whose deliveries repeat exactly, give the wire
+ * a clock the test advances (e.g. Agrona {@code CachedNanoClock}) and step the devices with an invoker.
+ * <p>
  * A context object: set fields fluently, then give it to {@link EmulatedWire.Context#faults(WireFaults)}.
  */
 public final class WireFaults
