@@ -197,8 +197,13 @@ public final class VfioContainer implements AutoCloseable
         ensureOpen();
         int argsz = 4096;
         Memory reply;
-        while (true)
+        for (int attempt = 0; ; attempt++)
         {
+            if (attempt == 4 || argsz > (1 << 20))
+            {
+                throw new VfioException("VFIO_IOMMU_GET_INFO on " + path + " keeps asking for a larger buffer (" +
+                    argsz + " bytes): check dmesg");
+            }
             reply = new Memory(argsz);
             reply.clear();
             reply.setInt(0, argsz);
