@@ -30,6 +30,12 @@ public final class FakeSysfsTree implements PciSysfs.AttributeWriter
         touch(root.resolve("bus/pci/drivers_probe"));
     }
 
+    /** A tree with vfio-pci loaded and one device at {@code address}, in {@code group}, bound to it. */
+    public static FakeSysfsTree withVfioNic(final Path root, final String address, final int group)
+    {
+        return new FakeSysfsTree(root).driver(PciSysfs.VFIO_PCI).device(address, PciSysfs.VFIO_PCI, group);
+    }
+
     public Path root()
     {
         return root;

@@ -73,6 +73,18 @@ public final class FakeVfioKernel implements Syscalls
         regionFlags[4] = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE | VFIO_REGION_INFO_FLAG_MMAP;
     }
 
+    /** A NIC at {@code address} in group {@code group}, with its nodes under /dev/vfio. */
+    public static FakeVfioKernel forNic(final String address, final int group)
+    {
+        return new FakeVfioKernel(Path.of("/dev/vfio"), group, address);
+    }
+
+    /** A context that reaches this kernel and the sysfs of {@code tree}. */
+    public VfioContext context(final FakeSysfsTree tree)
+    {
+        return new VfioContext().syscalls(this).sysfs(tree.sysfs()).devVfio(devVfio);
+    }
+
     public void putConfig16(final int offset, final int value)
     {
         config[offset] = (byte)value;

@@ -79,6 +79,31 @@ class NativeSyscallsTest
     }
 
     @Test
+    void structureAndPointerIoctlsReadTheKernelsAnswerBack() throws Exception
+    {
+        // FIONREAD on a regular file: the VFS answers with the bytes left to read (fs/ioctl.c), through an int*.
+        final long fionread = 0x541B;
+        final Path file = dir.resolve("sized");
+        Files.write(file, new byte[12345]);
+        final int fd = sys.open(file.toString(), O_RDONLY, 0);
+        try
+        {
+            final IntStruct answer = new IntStruct();
+            answer.value = -1;
+            assertEquals(0, sys.ioctl(fd, fionread, answer));
+            assertEquals(12345, answer.value);
+            final Memory raw = new Memory(4);
+            raw.setInt(0, -1);
+            assertEquals(0, sys.ioctl(fd, fionread, raw));
+            assertEquals(12345, raw.getInt(0));
+        }
+        finally
+        {
+            sys.close(fd);
+        }
+    }
+
+    @Test
     void anonymousMmapIsUsableAndUnmaps()
     {
         final long length = 64 * 1024;
@@ -118,6 +143,22 @@ class NativeSyscallsTest
     }
 
     @Test
+    void memlockLimitMatchesProcSelfLimits() throws Exception
+    {
+        final Rlimit limit = new Rlimit();
+        assertEquals(0, sys.getrlimit(RLIMIT_MEMLOCK, limit));
+        for (final String line : Files.readAllLines(Path.of("/proc/self/limits")))
+        {
+            if (line.startsWith("Max locked memory"))
+            {
+                final String[] f = line.substring("Max locked memory".length()).trim().split("\\s+");
+                assertEquals("unlimited".equals(f[0]) ? RLIM_INFINITY : Long.parseLong(f[0]), limit.rlim_cur);
+                assertEquals("unlimited".equals(f[1]) ? RLIM_INFINITY : Long.parseLong(f[1]), limit.rlim_max);
+            }
+        }
+    }
+
+    @Test
     void memlockLimitAndEuidAreReadable()
     {
         final Rlimit limit = new Rlimit();
@@ -126,5 +167,12 @@ class NativeSyscallsTest
         assertTrue(RLIM_INFINITY == limit.rlim_max || Long.compareUnsigned(limit.rlim_cur, limit.rlim_max) <= 0);
         assertTrue(sys.geteuid() >= 0);
         assertFalse(sys.strerror(EPERM).isEmpty());
+    }
+
+    /** One int, the simplest structure an ioctl can fill. */
+    @com.sun.jna.Structure.FieldOrder({ "value" })
+    public static final class IntStruct extends NativeStruct
+    {
+        public int value;
     }
 }

@@ -31,9 +31,8 @@ class VfioDeviceTest
     @BeforeEach
     void setUp()
     {
-        final FakeSysfsTree tree = new FakeSysfsTree(tmp).driver(PciSysfs.VFIO_PCI).device(NIC, PciSysfs.VFIO_PCI, 2);
-        kernel = new FakeVfioKernel(Path.of("/dev/vfio"), 2, NIC);
-        session = VfioSession.open(new VfioContext().syscalls(kernel).sysfs(tree.sysfs()), NIC);
+        kernel = FakeVfioKernel.forNic(NIC, 2);
+        session = VfioSession.open(kernel.context(FakeSysfsTree.withVfioNic(tmp, NIC, 2)), NIC);
         device = session.device();
     }
 

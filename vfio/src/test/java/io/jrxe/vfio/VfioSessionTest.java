@@ -28,9 +28,9 @@ class VfioSessionTest
     @BeforeEach
     void setUp()
     {
-        tree = new FakeSysfsTree(tmp.resolve("sys")).driver(PciSysfs.VFIO_PCI).device(NIC, PciSysfs.VFIO_PCI, GROUP);
-        kernel = new FakeVfioKernel(Path.of("/dev/vfio"), GROUP, NIC);
-        context = new VfioContext().syscalls(kernel).sysfs(tree.sysfs());
+        tree = FakeSysfsTree.withVfioNic(tmp.resolve("sys"), NIC, GROUP);
+        kernel = FakeVfioKernel.forNic(NIC, GROUP);
+        context = kernel.context(tree);
     }
 
     @Test

@@ -160,7 +160,7 @@ class DmaMemoryTest
     void hugetlbfsFileIsMappedSharedInTwoMegabytePagesAndUnlinked() throws IOException
     {
         final Path mount = Files.createDirectory(tmp.resolve("hugepages"));
-        final FakeVfioKernel kernel = new FakeVfioKernel(Path.of("/dev/vfio"), 1, "0000:00:03.0");
+        final FakeVfioKernel kernel = FakeVfioKernel.forNic("0000:00:03.0", 1);
         final List<Path> created = new ArrayList<>();
         final Syscalls sys = new DelegatingSyscalls(kernel)
         {
@@ -202,7 +202,7 @@ class DmaMemoryTest
     void noFreeHugePagesFallsBackToAnonymousMemory() throws IOException
     {
         final Path mount = Files.createDirectory(tmp.resolve("hugepages"));
-        final FakeVfioKernel kernel = new FakeVfioKernel(Path.of("/dev/vfio"), 1, "0000:00:03.0");
+        final FakeVfioKernel kernel = FakeVfioKernel.forNic("0000:00:03.0", 1);
         final Syscalls sys = new DelegatingSyscalls(kernel)
         {
             @Override

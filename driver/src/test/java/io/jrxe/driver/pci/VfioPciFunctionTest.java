@@ -3,8 +3,6 @@ package io.jrxe.driver.pci;
 import com.sun.jna.Pointer;
 import io.jrxe.vfio.FakeSysfsTree;
 import io.jrxe.vfio.FakeVfioKernel;
-import io.jrxe.vfio.PciSysfs;
-import io.jrxe.vfio.VfioContext;
 import io.jrxe.vfio.VfioException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,9 +31,8 @@ class VfioPciFunctionTest
     @BeforeEach
     void setUp()
     {
-        final FakeSysfsTree tree = new FakeSysfsTree(tmp).driver(PciSysfs.VFIO_PCI).device(NIC, PciSysfs.VFIO_PCI, 2);
-        kernel = new FakeVfioKernel(Path.of("/dev/vfio"), 2, NIC);
-        function = VfioPciFunction.open(new VfioContext().syscalls(kernel).sysfs(tree.sysfs()), "00:03.0");
+        kernel = FakeVfioKernel.forNic(NIC, 2);
+        function = VfioPciFunction.open(kernel.context(FakeSysfsTree.withVfioNic(tmp, NIC, 2)), "00:03.0");
     }
 
     @AfterEach
