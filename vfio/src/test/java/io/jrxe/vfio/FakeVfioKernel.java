@@ -24,6 +24,7 @@ import static io.jrxe.vfio.VfioIoctl.*;
 public final class FakeVfioKernel implements Syscalls
 {
     public static final int EBADF = 9;
+    private static final Syscalls REAL = new NativeSyscalls();
 
     // ---- configuration (set before use) ----
     public final Path devVfio;
@@ -50,6 +51,7 @@ public final class FakeVfioKernel implements Syscalls
     public final TreeMap<Long, long[]> dmaMappings = new TreeMap<>();
     public final List<int[]> irqSets = new ArrayList<>();
     public final Map<Long, Memory> mappings = new HashMap<>();
+    private final Map<Long, Long> realMappings = new HashMap<>();
     public final List<long[]> mmapCalls = new ArrayList<>();
     public int resets;
     public long pinnedBytes;
@@ -402,10 +404,10 @@ public final class FakeVfioKernel implements Syscalls
     }
 
     @Override
-    public long mmap(final long address, final long length, final int prot, final int flags, final int fd,
+    public long mmap(final long hint, final long length, final int prot, final int flags, final int fd,
         final long offset)
     {
-        mmapCalls.add(new long[]{ address, length, prot, flags, fd, offset });
+        mmapCalls.add(new long[]{ hint, length, prot, flags, fd, offset });
         if (fd >= 0)
         {
             final String kind = fds.get(fd);
@@ -421,20 +423,39 @@ public final class FakeVfioKernel implements Syscalls
                 {
                     return -EINVAL;
                 }
+                final Memory memory = new Memory(length + 4096);
+                memory.clear();
+                final long aligned = (Pointer.nativeValue(memory) + 4095) & ~4095L;
+                mappings.put(aligned, memory);
+                return aligned;
             }
         }
-        final Memory memory = new Memory(length + 4096);
-        memory.clear();
-        final long aligned = (Pointer.nativeValue(memory) + 4095) & ~4095L;
-        mappings.put(aligned, memory);
-        return aligned;
+        // Anonymous and file memory is real anonymous memory, so address hints and MAP_FIXED_NOREPLACE behave
+        // as they do on the real kernel (a fake fd cannot be passed on).
+        final long address = REAL.mmap(hint, length, prot, (flags & ~MAP_PRIVATE) | MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (address >= 0)
+        {
+            realMappings.put(address, length);
+        }
+        return address;
     }
 
     @Override
     public int munmap(final long address, final long length)
     {
         calls.add("munmap 0x" + Long.toHexString(address));
+        final Long real = realMappings.remove(address);
+        if (null != real)
+        {
+            return REAL.munmap(address, real);
+        }
         return null == mappings.remove(address) ? -EINVAL : 0;
+    }
+
+    /** Mappings still held: BARs and anonymous/file memory. */
+    public int liveMappings()
+    {
+        return mappings.size() + realMappings.size();
     }
 
     @Override

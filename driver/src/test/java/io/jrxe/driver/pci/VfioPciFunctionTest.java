@@ -40,7 +40,7 @@ class VfioPciFunctionTest
     {
         function.close();
         assertTrue(kernel.openFds().isEmpty(), "leaked " + kernel.openFds());
-        assertTrue(kernel.mappings.isEmpty(), "BAR mappings released");
+        assertTrue(0 == kernel.liveMappings(), "BAR mappings released");
     }
 
     @Test
