@@ -82,7 +82,8 @@ class DeviceTest
         gids.setIpv4(1, 0xc0a80001);
         final byte[] raw = new byte[16];
         device.queryGid(1, 1, raw);
-        assertArrayEquals(new byte[]{ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte)0xff, (byte)0xff, (byte)192, (byte)168, 0, 1 },
+        assertArrayEquals(
+            new byte[]{ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte)0xff, (byte)0xff, (byte)192, (byte)168, 0, 1 },
             raw);
         assertEquals(NetworkType.IPV4, gids.networkType(1));
         assertTrue(GidTable.isIpv4Mapped(gids.hi(1), gids.lo(1)));
