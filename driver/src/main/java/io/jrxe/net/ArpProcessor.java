@@ -119,6 +119,12 @@ final class ArpProcessor implements NeighborTable.Solicitor
     }
 
     @Override
+    public void tableFull(final long hi, final long lo)
+    {
+        stack.count(NetCounter.NEIGHBOR_TABLE_FULL);
+    }
+
+    @Override
     public void unresolved(final long hi, final long lo)
     {
         stack.count(NetCounter.ARP_RESOLVE_FAILED);

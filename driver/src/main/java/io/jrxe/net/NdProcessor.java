@@ -156,6 +156,12 @@ final class NdProcessor implements NeighborTable.Solicitor
     }
 
     @Override
+    public void tableFull(final long hi, final long lo)
+    {
+        stack.count(NetCounter.NEIGHBOR_TABLE_FULL);
+    }
+
+    @Override
     public void unresolved(final long hi, final long lo)
     {
         stack.count(NetCounter.ND_RESOLVE_FAILED);

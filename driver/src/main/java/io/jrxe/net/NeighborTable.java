@@ -32,7 +32,11 @@ final class NeighborTable
     {
         void solicit(long hi, long lo);
 
+        /** The last solicitation went unanswered. */
         void unresolved(long hi, long lo);
+
+        /** No room for a new entry: the table is full of entries being resolved or static ones. */
+        void tableFull(long hi, long lo);
     }
 
     private final long[] keyHi;
@@ -297,6 +301,7 @@ final class NeighborTable
     {
         if (size >= maxEntries && !evict(nowNs))
         {
+            solicitor.tableFull(hi, lo);
             return -1;
         }
         int slot = hash(hi, lo);
