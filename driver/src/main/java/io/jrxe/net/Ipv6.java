@@ -178,23 +178,46 @@ public final class Ipv6
         out[1] = lo;
     }
 
+    /** RFC 5952 text form: lower case, no leading zeros, the longest run of two or more zero groups as "::". */
     public static String format(final long hi, final long lo)
     {
-        final byte[] bytes = new byte[16];
+        final int[] groups = new int[8];
+        for (int i = 0; i < 4; i++)
+        {
+            groups[i] = (int)(hi >>> (48 - 16 * i)) & 0xFFFF;
+            groups[i + 4] = (int)(lo >>> (48 - 16 * i)) & 0xFFFF;
+        }
+        int bestStart = -1;
+        int bestLength = 1;
         for (int i = 0; i < 8; i++)
         {
-            bytes[i] = (byte)(hi >>> (56 - 8 * i));
-            bytes[i + 8] = (byte)(lo >>> (56 - 8 * i));
+            int j = i;
+            while (j < 8 && 0 == groups[j])
+            {
+                j++;
+            }
+            if (j - i > bestLength)
+            {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j;
         }
-        try
+        final StringBuilder sb = new StringBuilder(39);
+        for (int i = 0; i < 8; i++)
         {
-            final String s = InetAddress.getByAddress(bytes).getHostAddress();
-            final int scope = s.indexOf('%');
-            return scope < 0 ? s : s.substring(0, scope);
+            if (i == bestStart)
+            {
+                sb.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (sb.length() > 0 && ':' != sb.charAt(sb.length() - 1))
+            {
+                sb.append(':');
+            }
+            sb.append(Integer.toHexString(groups[i]));
         }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
+        return sb.toString();
     }
 }
