@@ -211,11 +211,7 @@ public final class NetStack
         final int frame = pool.dataOffset(id);
         final int length = pool.length(id);
         counters[NetCounter.RX_FRAMES.id]++;
-        if (length < Ethernet.HEADER_LENGTH)
-        {
-            return drop(NetCounter.TOO_SHORT);
-        }
-        if (length > pool.dataCapacity())
+        if (length < 0 || length > pool.dataCapacity())
         {
             return drop(NetCounter.BAD_FRAME_LENGTH);
         }
@@ -223,6 +219,10 @@ public final class NetStack
         if (null != pcap)
         {
             pcap.write(buffer, frame, length, epochOffsetNs + nowNs);
+        }
+        if (length < Ethernet.HEADER_LENGTH)
+        {
+            return drop(NetCounter.TOO_SHORT);
         }
         final long dst = Ethernet.mac(buffer, frame + Ethernet.DST_OFFSET);
         if (dst != mac && Ethernet.BROADCAST != dst && !isJoinedMac(dst))
