@@ -85,6 +85,12 @@ class FuzzTest
                 a.nic.clearTransmitted();
                 a.assertAllBuffersFree();
             }
+            int reasonsHit = 0;
+            for (final NetCounter c : NetCounter.values())
+            {
+                reasonsHit += c.id() >= NetCounter.TOO_SHORT.id() && a.count(c) > 0 ? 1 : 0;
+            }
+            assertTrue(reasonsHit >= 20, "mutations reach many drop reasons: " + a.stack);
             assertEquals(injected, a.count(NetCounter.RX_FRAMES));
             assertTrue(delivered[0] > 1000, "some mutated frames are still valid UDP: " + delivered[0]);
             assertTrue(a.count(NetCounter.ICMP_ECHO_REPLIES) > 1000);
