@@ -22,13 +22,7 @@ final class ArpProcessor implements NeighborTable.Solicitor
         this.buffer = stack.buffer();
         this.mac = stack.macAddress();
         this.address = ctx.ipv4Address();
-        this.table = new NeighborTable(
-            ctx.arpCacheSize(),
-            ctx.neighborTimeoutNs(),
-            ctx.resolveRetryIntervalNs(),
-            ctx.resolveMaxAttempts(),
-            ctx.resolveFailedHoldNs(),
-            this);
+        this.table = NeighborTable.of(ctx.arpCacheSize(), ctx, this);
     }
 
     NeighborTable table()

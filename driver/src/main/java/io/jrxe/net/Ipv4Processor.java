@@ -252,10 +252,7 @@ final class Ipv4Processor
         // RoCEv2 over IPv4 sets DF (roce-reference §2.1); an atomic datagram may use any identification (RFC 6864)
         Ipv4.writeHeader(
             buffer, ip, tos, Ipv4.HEADER_LENGTH + udpLength, nextId++, Ipv4.FLAG_DF, Ipv4.PROTOCOL_UDP, address, dst);
-        buffer.putShort(udp + Udp.SRC_PORT_OFFSET, (short)srcPort, BIG_ENDIAN);
-        buffer.putShort(udp + Udp.DST_PORT_OFFSET, (short)dstPort, BIG_ENDIAN);
-        buffer.putShort(udp + Udp.LENGTH_OFFSET, (short)udpLength, BIG_ENDIAN);
-        buffer.putShort(udp + Udp.CHECKSUM_OFFSET, (short)0);
+        Udp.writeHeader(buffer, udp, srcPort, dstPort, udpLength); // checksum 0: allowed over IPv4 (RFC 768)
         stack.frameLength(id, frame, UDP_FRAME_HEADERS + payloadLength);
         return true;
     }

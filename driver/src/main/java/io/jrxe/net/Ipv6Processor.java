@@ -295,10 +295,7 @@ final class Ipv6Processor
         Ipv6.writeHeader(
             buffer, ip, trafficClass, flowLabel, udpLength, Ipv6.NEXT_HEADER_UDP, Ipv6.DEFAULT_HOP_LIMIT,
             stack.ipv6Hi(srcIndex), stack.ipv6Lo(srcIndex), dstHi, dstLo);
-        buffer.putShort(udp + Udp.SRC_PORT_OFFSET, (short)srcPort, BIG_ENDIAN);
-        buffer.putShort(udp + Udp.DST_PORT_OFFSET, (short)dstPort, BIG_ENDIAN);
-        buffer.putShort(udp + Udp.LENGTH_OFFSET, (short)udpLength, BIG_ENDIAN);
-        buffer.putShort(udp + Udp.CHECKSUM_OFFSET, (short)0); // filled in by NetStack.send()
+        Udp.writeHeader(buffer, udp, srcPort, dstPort, udpLength); // IPv6: checksum filled in by NetStack.send()
         stack.frameLength(id, frame, UDP_FRAME_HEADERS + payloadLength);
         return true;
     }

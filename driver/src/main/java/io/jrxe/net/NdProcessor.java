@@ -24,13 +24,7 @@ final class NdProcessor implements NeighborTable.Solicitor
         this.stack = stack;
         this.buffer = stack.buffer();
         this.mac = stack.macAddress();
-        this.table = new NeighborTable(
-            ctx.ndCacheSize(),
-            ctx.neighborTimeoutNs(),
-            ctx.resolveRetryIntervalNs(),
-            ctx.resolveMaxAttempts(),
-            ctx.resolveFailedHoldNs(),
-            this);
+        this.table = NeighborTable.of(ctx.ndCacheSize(), ctx, this);
     }
 
     NeighborTable table()

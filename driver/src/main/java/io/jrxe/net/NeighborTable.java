@@ -91,6 +91,18 @@ final class NeighborTable
         this.solicitor = solicitor;
     }
 
+    /** A table with the timers of the stack's configuration. */
+    static NeighborTable of(final int maxEntries, final NetStackContext ctx, final Solicitor solicitor)
+    {
+        return new NeighborTable(
+            maxEntries,
+            ctx.neighborTimeoutNs(),
+            ctx.resolveRetryIntervalNs(),
+            ctx.resolveMaxAttempts(),
+            ctx.resolveFailedHoldNs(),
+            solicitor);
+    }
+
     int size()
     {
         return size;

@@ -1,5 +1,9 @@
 package io.jrxe.net;
 
+import org.agrona.MutableDirectBuffer;
+
+import static java.nio.ByteOrder.BIG_ENDIAN;
+
 /**
  * UDP header (RFC 768).
  * <pre>
@@ -27,5 +31,15 @@ public final class Udp
 
     private Udp()
     {
+    }
+
+    /** Writes the header with a zero checksum; {@code length} covers header and payload. */
+    public static void writeHeader(
+        final MutableDirectBuffer buffer, final int offset, final int srcPort, final int dstPort, final int length)
+    {
+        buffer.putShort(offset + SRC_PORT_OFFSET, (short)srcPort, BIG_ENDIAN);
+        buffer.putShort(offset + DST_PORT_OFFSET, (short)dstPort, BIG_ENDIAN);
+        buffer.putShort(offset + LENGTH_OFFSET, (short)length, BIG_ENDIAN);
+        buffer.putShort(offset + CHECKSUM_OFFSET, (short)0);
     }
 }

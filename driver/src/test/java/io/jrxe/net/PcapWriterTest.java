@@ -63,8 +63,8 @@ class PcapWriterTest
     void shouldCaptureEveryFrameReceivedAndSentWithNanosecondTimestamps() throws IOException
     {
         final Path file = dir.resolve("stack.pcap");
-        try (PcapWriter pcap = new PcapWriter(file, true);
-            TestNet a = new TestNet(new LoopbackNic("p", MAC_A), IP_A, null, ctx -> ctx.pcapWriter(pcap)))
+        final PcapWriter pcap = new PcapWriter(file, true);
+        try (TestNet a = new TestNet(new LoopbackNic("p", MAC_A), IP_A, null, ctx -> ctx.pcapWriter(pcap)))
         {
             a.clock.advance(5_000_000_456L);
             final byte[] ping = Frames.ping4(MAC_A, MAC_PEER, IP_PEER, IP_A, 1, Frames.pattern(20, 1));
