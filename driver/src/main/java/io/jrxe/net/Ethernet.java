@@ -44,12 +44,14 @@ public final class Ethernet
     {
     }
 
+    /** Reads a MAC (6 bytes, network order) at {@code index} into the low 48 bits of a long. */
     public static long mac(final DirectBuffer buffer, final int index)
     {
         return ((buffer.getInt(index, BIG_ENDIAN) & 0xFFFF_FFFFL) << 16) |
             (buffer.getShort(index + 4, BIG_ENDIAN) & 0xFFFFL);
     }
 
+    /** Writes the low 48 bits of {@code mac} as 6 bytes in network order. */
     public static void mac(final MutableDirectBuffer buffer, final int index, final long mac)
     {
         buffer.putInt(index, (int)(mac >>> 16), BIG_ENDIAN);
@@ -62,16 +64,19 @@ public final class Ethernet
         return 0 != ((mac >>> 40) & 1);
     }
 
+    /** The MAC an IPv6 multicast group maps to, from the group's low 64 bits. */
     public static long ipv6MulticastMac(final long groupLo)
     {
         return IPV6_MULTICAST_PREFIX | (groupLo & 0xFFFF_FFFFL);
     }
 
+    /** EtherType of the frame at {@code frameOffset}, 0 .. 0xFFFF. */
     public static int type(final DirectBuffer buffer, final int frameOffset)
     {
         return buffer.getShort(frameOffset + TYPE_OFFSET, BIG_ENDIAN) & 0xFFFF;
     }
 
+    /** Writes destination, source and EtherType at {@code frameOffset}. */
     public static void writeHeader(
         final MutableDirectBuffer buffer, final int frameOffset, final long dst, final long src, final int type)
     {
@@ -101,6 +106,7 @@ public final class Ethernet
         return mac;
     }
 
+    /** "02:00:00:00:00:01" form, for logs and tools. */
     public static String formatMac(final long mac)
     {
         final StringBuilder sb = new StringBuilder(17);

@@ -95,6 +95,7 @@ public final class Ipv4
         return 0x0100_5E00_0000L | (group & 0x7F_FFFFL);
     }
 
+    /** 224.0.0.0/4. */
     public static boolean isMulticast(final int address)
     {
         return 0xE == (address >>> 28);
@@ -129,6 +130,7 @@ public final class Ipv4
         return address;
     }
 
+    /** Dotted-quad form, for logs and tools. */
     public static String format(final int address)
     {
         return (address >>> 24) + "." + ((address >>> 16) & 0xFF) + "." + ((address >>> 8) & 0xFF) + "." +

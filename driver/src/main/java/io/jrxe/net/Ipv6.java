@@ -62,6 +62,7 @@ public final class Ipv6
     {
     }
 
+    /** ff00::/8. */
     public static boolean isMulticast(final long hi)
     {
         return 0xFF == (hi >>> 56);
@@ -73,16 +74,19 @@ public final class Ipv6
         return 0xFE80 == ((hi >>> 48) & 0xFFC0);
     }
 
+    /** ::, the source of Duplicate Address Detection probes. */
     public static boolean isUnspecified(final long hi, final long lo)
     {
         return 0 == hi && 0 == lo;
     }
 
+    /** Low 64 bits of the solicited-node group of an address ({@link #SOLICITED_NODE_HI} is the high half). */
     public static long solicitedNodeLo(final long lo)
     {
         return SOLICITED_NODE_LO_PREFIX | (lo & 0xFF_FFFFL);
     }
 
+    /** ff02::1:ffxx:xxxx. */
     public static boolean isSolicitedNode(final long hi, final long lo)
     {
         return SOLICITED_NODE_HI == hi && SOLICITED_NODE_LO_PREFIX == (lo & 0xFFFF_FFFF_FF00_0000L);
@@ -98,22 +102,26 @@ public final class Ipv6
         return (upper << 40) | (0xFFFEL << 24) | (mac & 0xFF_FFFFL);
     }
 
+    /** High 64 bits of the address at {@code index}. */
     public static long hi(final DirectBuffer buffer, final int index)
     {
         return buffer.getLong(index, BIG_ENDIAN);
     }
 
+    /** Low 64 bits of the address at {@code index}. */
     public static long lo(final DirectBuffer buffer, final int index)
     {
         return buffer.getLong(index + 8, BIG_ENDIAN);
     }
 
+    /** Writes a 16-byte address at {@code index}. */
     public static void address(final MutableDirectBuffer buffer, final int index, final long hi, final long lo)
     {
         buffer.putLong(index, hi, BIG_ENDIAN);
         buffer.putLong(index + 8, lo, BIG_ENDIAN);
     }
 
+    /** Writes the 40-byte fixed header at {@code offset}. */
     public static void writeHeader(
         final MutableDirectBuffer buffer,
         final int offset,

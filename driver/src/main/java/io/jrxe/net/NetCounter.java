@@ -121,6 +121,7 @@ public enum NetCounter
         return BY_ID.length;
     }
 
+    /** @throws IllegalArgumentException if no counter has the id */
     public static NetCounter ofId(final int id)
     {
         if (id < 0 || id >= BY_ID.length)

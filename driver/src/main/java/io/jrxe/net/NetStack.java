@@ -422,6 +422,7 @@ public final class NetStack
         udpHandlers[port] = handler;
     }
 
+    /** Stops delivery to {@code port}; its datagrams are then counted as {@link NetCounter#NO_UDP_LISTENER}. */
     public void unregisterUdpHandler(final int port)
     {
         checkPort(port);
@@ -464,11 +465,13 @@ public final class NetStack
         return appendCounters(new StringBuilder("NetStack ").append(device.name()).append('\n'), true).toString();
     }
 
+    /** The device this stack drives. */
     public NicDevice device()
     {
         return device;
     }
 
+    /** The device's pool: the caller frees buffers it allocated with {@link #allocTx()} but does not send. */
     public PacketPool pool()
     {
         return pool;
@@ -480,11 +483,13 @@ public final class NetStack
         return buffer;
     }
 
+    /** Our MAC, from the device. */
     public long macAddress()
     {
         return mac;
     }
 
+    /** Our IPv4 address. */
     public int ipv4Address()
     {
         return ipv4Address;
@@ -496,11 +501,13 @@ public final class NetStack
         return ipv6Hi.length;
     }
 
+    /** High 64 bits of IPv6 address {@code index}. */
     public long ipv6Hi(final int index)
     {
         return ipv6Hi[index];
     }
 
+    /** Low 64 bits of IPv6 address {@code index}. */
     public long ipv6Lo(final int index)
     {
         return ipv6Lo[index];

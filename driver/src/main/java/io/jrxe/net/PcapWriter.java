@@ -75,11 +75,13 @@ public final class PcapWriter implements AutoCloseable
         position = GLOBAL_HEADER_LENGTH;
     }
 
+    /** With a {@link #DEFAULT_BUFFER_SIZE} gathering buffer. */
     public PcapWriter(final Path file, final boolean nanos) throws IOException
     {
         this(file, nanos, DEFAULT_BUFFER_SIZE);
     }
 
+    /** True for nanosecond timestamps (magic 0xa1b23c4d). */
     public boolean nanos()
     {
         return nanos;
@@ -118,6 +120,7 @@ public final class PcapWriter implements AutoCloseable
         framesWritten++;
     }
 
+    /** Frames captured so far. */
     public long framesWritten()
     {
         return framesWritten;

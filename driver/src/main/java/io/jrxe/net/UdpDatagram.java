@@ -95,21 +95,25 @@ public final class UdpDatagram
         return bufferId;
     }
 
+    /** Start of the Ethernet header. */
     public int frameOffset()
     {
         return frameOffset;
     }
 
+    /** Start of the IPv4 or IPv6 header. */
     public int ipOffset()
     {
         return ipOffset;
     }
 
+    /** Start of the UDP header (after any IPv4 options). */
     public int udpOffset()
     {
         return udpOffset;
     }
 
+    /** Start of the UDP payload (for RoCEv2, the BTH). */
     public int payloadOffset()
     {
         return udpOffset + Udp.HEADER_LENGTH;
@@ -133,46 +137,55 @@ public final class UdpDatagram
         return trafficClass;
     }
 
+    /** IPv4 source address (ipVersion 4). */
     public int srcIpv4()
     {
         return srcIpv4;
     }
 
+    /** IPv4 destination: ours or a broadcast address. */
     public int dstIpv4()
     {
         return dstIpv4;
     }
 
+    /** IPv6 source, high 64 bits (ipVersion 6). */
     public long srcIpv6Hi()
     {
         return srcIpv6Hi;
     }
 
+    /** IPv6 source, low 64 bits. */
     public long srcIpv6Lo()
     {
         return srcIpv6Lo;
     }
 
+    /** IPv6 destination, high 64 bits: one of ours or a group we joined. */
     public long dstIpv6Hi()
     {
         return dstIpv6Hi;
     }
 
+    /** IPv6 destination, low 64 bits. */
     public long dstIpv6Lo()
     {
         return dstIpv6Lo;
     }
 
+    /** UDP source port, 0 .. 65535. */
     public int srcPort()
     {
         return srcPort;
     }
 
+    /** UDP destination port, the one the handler is registered for. */
     public int dstPort()
     {
         return dstPort;
     }
 
+    /** Ethernet source address of the frame. */
     public long srcMac()
     {
         return srcMac;
