@@ -10,7 +10,9 @@ public interface UdpHandler
     /**
      * @param datagram a flyweight reused for every datagram; valid only during the call. The handler must not
      *                 keep the buffer id: the stack frees it when the call returns. It may prepare and send other
-     *                 buffers through the stack.
+     *                 buffers through the stack, but must not call {@link NetStack#poll()}. A RuntimeException
+     *                 is caught, counted as {@link NetCounter#UDP_HANDLER_ERRORS} and passed to the context's
+     *                 error handler.
      */
     void onDatagram(UdpDatagram datagram);
 }
