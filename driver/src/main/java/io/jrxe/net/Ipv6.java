@@ -156,15 +156,15 @@ public final class Ipv6
     /** Parses an IPv6 literal ("fe80::1", "2001:db8::2") into {@code out[0]} = hi, {@code out[1]} = lo. */
     public static void parse(final String text, final long[] out)
     {
-        if (text.indexOf(':') < 0)
+        if (text.indexOf(':') < 0 || text.indexOf('[') >= 0 || text.indexOf('%') >= 0)
         {
             throw new IllegalArgumentException("not an IPv6 literal: " + text);
         }
         final InetAddress address;
         try
         {
-            // a literal containing ':' is parsed without any name lookup
-            address = InetAddress.getByName(text);
+            // brackets make the JDK parse a literal or fail, never fall back to a DNS lookup
+            address = InetAddress.getByName("[" + text + "]");
         }
         catch (final UnknownHostException ex)
         {
