@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
         CommandLine.HelpCommand.class,
         BindCommand.class,
         UnbindCommand.class,
+        StatCommand.class,
     })
 public final class Jrxe implements Runnable
 {
