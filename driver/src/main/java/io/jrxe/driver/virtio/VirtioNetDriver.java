@@ -343,6 +343,12 @@ public final class VirtioNetDriver implements NicDevice
         return txQueue.size();
     }
 
+    /** Receive buffers posted to the device. */
+    public int rxInFlight()
+    {
+        return rxQueue.inFlight();
+    }
+
     /** Frames handed to the device and not yet reclaimed. */
     public int txInFlight()
     {
