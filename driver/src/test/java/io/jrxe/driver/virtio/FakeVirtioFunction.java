@@ -361,10 +361,20 @@ public final class FakeVirtioFunction implements PciFunction
         final int at = (int)(offset - cap.offset());
         return switch (cap.cfgType())
         {
-            case CFG_TYPE_COMMON -> readCommon(at);
+            case CFG_TYPE_COMMON -> readCommon(checkWidth(at, width));
             case CFG_TYPE_DEVICE -> readDevice(at, width);
             default -> 0;
         };
+    }
+
+    /** Common configuration fields must be accessed with their natural width, §4.1.3.1. */
+    private static int checkWidth(final int at, final int width)
+    {
+        final int natural = at < COMMON_MSIX_CONFIG ? 4 : at < COMMON_DEVICE_STATUS ? 2 :
+            at < COMMON_QUEUE_SELECT ? 1 : at < COMMON_QUEUE_DESC ? 2 : 4;
+        check(width == natural, "common config +0x" + Integer.toHexString(at) + " accessed with width " + width +
+            ", its natural width is " + natural);
+        return at;
     }
 
     private long readCommon(final int at)
@@ -436,7 +446,7 @@ public final class FakeVirtioFunction implements PciFunction
         }
         else if (CFG_TYPE_COMMON == cap.cfgType())
         {
-            writeCommon(at, (int)value);
+            writeCommon(checkWidth(at, width), (int)value);
         }
         else
         {
