@@ -518,11 +518,12 @@ public final class VirtioNetDriver implements NicDevice
         {
             throw new IllegalStateException("virtio device " + name() + " is closed");
         }
-        transport.reset(config.nanoClock(), config.resetTimeoutNs());
-        returnRingBuffers(rxQueue);
-        returnRingBuffers(txQueue);
         try
         {
+            transport.reset(config.nanoClock(), config.resetTimeoutNs());
+            // The device has let go of the rings: their buffers are ours again.
+            returnRingBuffers(rxQueue);
+            returnRingBuffers(txQueue);
             start(false);
         }
         catch (final RuntimeException ex)

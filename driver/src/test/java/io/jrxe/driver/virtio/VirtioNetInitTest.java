@@ -166,6 +166,25 @@ class VirtioNetInitTest
     }
 
     @Test
+    void failedReInitLeavesDriverNeedingResetUntilARetryWorks()
+    {
+        final FakeVirtioFunction fn = FakeVirtioFunction.qemuLike();
+        final long[] now = { 0 };
+        final VirtioNetConfig config = config().resetTimeoutNs(5_000_000).nanoClock(() -> now[0] += 1_000_000);
+        try (VirtioNetDriver driver = VirtioNetDriver.open(fn, config))
+        {
+            fn.resetCompletes = false;
+            assertThrows(IllegalStateException.class, driver::reset);
+            assertTrue(driver.needsReset());
+            assertFalse(driver.linkUp());
+            fn.resetCompletes = true;
+            driver.reset();
+            assertTrue(driver.linkUp());
+            assertEquals(driver.pool().capacity(), driver.pool().available() + driver.rxInFlight());
+        }
+    }
+
+    @Test
     void missingCommonCapability()
     {
         final List<FakeVirtioFunction.Cap> caps = FakeVirtioFunction.qemuCaps();
