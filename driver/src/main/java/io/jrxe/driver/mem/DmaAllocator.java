@@ -4,8 +4,8 @@ import io.jrxe.driver.pci.DmaMapper;
 
 /**
  * Source of DMA memory for a driver's rings and packet buffers, so one driver works with every kind of memory:
- * production passes {@code DmaMemory::allocate} (pinned memory for a VFIO device), tests and emulated devices
- * pass {@code DirectDmaRegion::new}.
+ * production passes {@code dmaMemory::allocate} of a {@link DmaMemory} (pinned memory for a VFIO device), tests
+ * and emulated devices pass {@code DirectDmaRegion::new}.
  */
 @FunctionalInterface
 public interface DmaAllocator

@@ -60,7 +60,10 @@ public final class VirtioNetConfig
         return bufferSize;
     }
 
-    /** Where ring and packet memory come from: {@code DmaMemory::allocate} for VFIO, {@code DirectDmaRegion::new}. */
+    /**
+     * Where ring and packet memory come from: {@code dmaMemory::allocate} of a {@code DmaMemory} for VFIO,
+     * {@code DirectDmaRegion::new} for emulated devices.
+     */
     public VirtioNetConfig dmaAllocator(final DmaAllocator dmaAllocator)
     {
         this.dmaAllocator = dmaAllocator;
@@ -140,8 +143,8 @@ public final class VirtioNetConfig
         }
         if (null == dmaAllocator)
         {
-            throw new IllegalArgumentException(
-                "VirtioNetConfig.dmaAllocator must be set (DmaMemory::allocate for VFIO, DirectDmaRegion::new)");
+            throw new IllegalArgumentException("VirtioNetConfig.dmaAllocator must be set " +
+                "(dmaMemory::allocate of a DmaMemory for VFIO, DirectDmaRegion::new for emulated devices)");
         }
         if (null == nanoClock || resetTimeoutNs <= 0)
         {

@@ -383,7 +383,8 @@ public final class FakeVirtioFunction implements PciFunction
         return switch (at)
         {
             case COMMON_DEVICE_FEATURE_SELECT -> deviceFeatureSelect;
-            case COMMON_DEVICE_FEATURE -> deviceFeatureSelect > 1 ? 0 : (int)(offeredFeatures >>> (32 * deviceFeatureSelect));
+            case COMMON_DEVICE_FEATURE ->
+                deviceFeatureSelect > 1 ? 0 : (int)(offeredFeatures >>> (32 * deviceFeatureSelect));
             case COMMON_DRIVER_FEATURE_SELECT -> driverFeatureSelect;
             case COMMON_DRIVER_FEATURE -> driverFeatureSelect > 1 ? 0 : driverFeatures[driverFeatureSelect];
             case COMMON_MSIX_CONFIG -> NO_VECTOR;
