@@ -24,8 +24,9 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  *                                    ^ descriptor addr = dataIova(id) - 12
  *   rx descriptor: len 12 + dataCapacity, WRITE;   tx descriptor: len 12 + frame length, header zeroed
  * </pre>
- * Device failure (DEVICE_NEEDS_RESET, or a ring entry that cannot be right) shows as {@link #linkUp()} false and
- * one more {@link #deviceErrors()}; {@link #reset()} re-initialises the device.
+ * Device failure (DEVICE_NEEDS_RESET, a device reset behind the driver's back, or a ring entry that cannot be
+ * right) shows as {@link #linkUp()} false and one more {@link #deviceErrors()}; {@link #reset()} re-initialises
+ * the device.
  */
 public final class VirtioNetDriver implements NicDevice
 {
@@ -304,9 +305,15 @@ public final class VirtioNetDriver implements NicDevice
             return false;
         }
         checkQueues();
-        if (!failed && 0 != (transport.deviceStatus() & STATUS_DEVICE_NEEDS_RESET))
+        if (!failed)
         {
-            markFailed();
+            // DEVICE_NEEDS_RESET is the device's own error report, §2.1.2; DRIVER_OK gone means the device was
+            // reset under us (a function-level reset, say) and has forgotten the rings.
+            final int status = transport.deviceStatus();
+            if (0 != (status & STATUS_DEVICE_NEEDS_RESET) || 0 == (status & STATUS_DRIVER_OK))
+            {
+                markFailed();
+            }
         }
         if (failed)
         {
@@ -321,7 +328,7 @@ public final class VirtioNetDriver implements NicDevice
         return failed;
     }
 
-    /** Device errors seen: DEVICE_NEEDS_RESET, or a used ring entry that cannot be right. */
+    /** Device errors seen: DEVICE_NEEDS_RESET, a reset the driver did not ask for, or an impossible used entry. */
     public long deviceErrors()
     {
         return deviceErrors;

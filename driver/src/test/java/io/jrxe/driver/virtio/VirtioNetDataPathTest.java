@@ -290,6 +290,18 @@ class VirtioNetDataPathTest
     }
 
     @Test
+    void functionLevelResetBehindTheDriverIsDetected()
+    {
+        fn.reset();
+        assertFalse(driver.linkUp(), "DRIVER_OK is gone: the device forgot the rings");
+        assertEquals(1, driver.deviceErrors());
+        driver.reset();
+        assertTrue(driver.linkUp());
+        fn.receive(frame(9, 64));
+        assertEquals(1, driver.rxBatch(ids, 8));
+    }
+
+    @Test
     void corruptUsedRingIsADeviceErrorAndResetRecovers()
     {
         final DeviceSideRing rx = fn.ring(RX_QUEUE);
