@@ -114,7 +114,13 @@ final class Ipv4Processor
         {
             return stack.drop(NetCounter.BAD_ICMP_CHECKSUM);
         }
-        if (Icmp.V4_ECHO_REQUEST != (buffer.getByte(icmpIn) & 0xFF))
+        final int type = buffer.getByte(icmpIn) & 0xFF;
+        if (Icmp.V4_ECHO_REPLY == type && !broadcast)
+        {
+            onEchoReply(icmpIn, icmpLength, src);
+            return false;
+        }
+        if (Icmp.V4_ECHO_REQUEST != type)
         {
             stack.count(NetCounter.ICMP_OTHER_RCVD);
             return false;
@@ -197,6 +203,73 @@ final class Ipv4Processor
             .ipv4(tos, src, dst);
         stack.deliverUdp(handler);
         return false;
+    }
+
+    private void onEchoReply(final int icmp, final int icmpLength, final int src)
+    {
+        stack.count(NetCounter.ICMP_ECHO_REPLIES_RCVD);
+        final EchoListener listener = stack.echoListener();
+        if (null == listener)
+        {
+            return;
+        }
+        final int identifier = buffer.getShort(icmp + Icmp.HEADER_LENGTH - 4, BIG_ENDIAN) & 0xFFFF;
+        final int sequence = buffer.getShort(icmp + Icmp.HEADER_LENGTH - 2, BIG_ENDIAN) & 0xFFFF;
+        final int dataLength = icmpLength - Icmp.HEADER_LENGTH;
+        boolean matches = true;
+        for (int i = 0; i < dataLength; i++)
+        {
+            if (buffer.getByte(icmp + Icmp.HEADER_LENGTH + i) != echoPattern(sequence, i))
+            {
+                matches = false;
+                break;
+            }
+        }
+        listener.onEchoReply(src, identifier, sequence, dataLength, matches);
+    }
+
+    /** Echo data byte {@code i} of request {@code sequence}: a pattern the reply must carry back unchanged. */
+    static byte echoPattern(final int sequence, final int i)
+    {
+        return (byte)(sequence * 31 + i);
+    }
+
+    /**
+     * Builds an ICMP echo request (RFC 792 type 8) in buffer {@code id}.
+     *
+     * @return false when the destination's MAC is unknown (resolution started; the caller keeps the buffer)
+     */
+    boolean prepareEchoRequest(
+        final int id, final int dst, final int identifier, final int sequence, final int dataLength)
+    {
+        final int icmpLength = Icmp.HEADER_LENGTH + dataLength;
+        if (dataLength < 0 || Ipv4.HEADER_LENGTH + icmpLength > stack.maxFrameLength() - Ethernet.HEADER_LENGTH)
+        {
+            throw new IllegalArgumentException("echo data length " + dataLength + " does not fit the MTU");
+        }
+        final long dstMac = nextHopMac(dst, true);
+        if (NeighborTable.NO_MAC == dstMac)
+        {
+            stack.count(NetCounter.TX_UNRESOLVED);
+            return false;
+        }
+        final int frame = stack.pool().dataOffset(id);
+        final int ip = frame + Ethernet.HEADER_LENGTH;
+        final int icmp = ip + Ipv4.HEADER_LENGTH;
+        Ethernet.writeHeader(buffer, frame, dstMac, mac, Ethernet.TYPE_IPV4);
+        Ipv4.writeHeader(
+            buffer, ip, 0, Ipv4.HEADER_LENGTH + icmpLength, nextId++, Ipv4.FLAG_DF, Ipv4.PROTOCOL_ICMP, address, dst);
+        buffer.putInt(icmp, Icmp.V4_ECHO_REQUEST << 24, BIG_ENDIAN);
+        buffer.putShort(icmp + Icmp.HEADER_LENGTH - 4, (short)identifier, BIG_ENDIAN);
+        buffer.putShort(icmp + Icmp.HEADER_LENGTH - 2, (short)sequence, BIG_ENDIAN);
+        for (int i = 0; i < dataLength; i++)
+        {
+            buffer.putByte(icmp + Icmp.HEADER_LENGTH + i, echoPattern(sequence, i));
+        }
+        buffer.putShort(
+            icmp + Icmp.CHECKSUM_OFFSET, (short)Checksum.finish(Checksum.sum(buffer, icmp, icmpLength)), BIG_ENDIAN);
+        stack.frameLength(id, frame, Ethernet.HEADER_LENGTH + Ipv4.HEADER_LENGTH + icmpLength);
+        return true;
     }
 
     /** RFC 792 / RFC 1122 §3.2.2.1: type 3 code 3 carrying the offending IP header and its first 8 data bytes. */

@@ -76,7 +76,9 @@ public enum NetCounter
     BAD_ND(52, "bad_nd"),
     NO_UDP_LISTENER(53, "no_udp_listener"),
     TX_RING_FULL(54, "tx_ring_full"),
-    NO_TX_BUFFER(55, "no_tx_buffer");
+    NO_TX_BUFFER(55, "no_tx_buffer"),
+    ICMP_ECHO_REQUESTS_SENT(56, "icmp_echo_requests_sent"),
+    ICMP_ECHO_REPLIES_RCVD(57, "icmp_echo_replies_rcvd");
 
     private static final NetCounter[] BY_ID;
 

@@ -65,6 +65,7 @@ public final class NetStack
     private final UdpDatagram datagram = new UdpDatagram();
     private final ArpProcessor arp;
     private final Ipv4Processor ipv4;
+    private EchoListener echoListener;
     private final NdProcessor nd;
     private final Ipv6Processor ipv6;
 
@@ -399,6 +400,42 @@ public final class NetStack
     public void staticNeighbor6(final long hi, final long lo, final long peerMac)
     {
         nd.table().addStatic(hi, lo, peerMac, nowNs);
+    }
+
+    // ---------------------------------------------------------------- ICMP echo (ping)
+
+    /** Receives echo replies to {@link #sendEchoRequest4}; {@code null} to stop. */
+    public void echoListener(final EchoListener listener)
+    {
+        this.echoListener = listener;
+    }
+
+    EchoListener echoListener()
+    {
+        return echoListener;
+    }
+
+    /**
+     * Sends an ICMP echo request carrying {@code dataLength} bytes of a per-sequence pattern, which the
+     * {@link EchoListener} checks in the reply.
+     *
+     * @return false if no buffer was free or the destination is not resolved yet (an ARP request is on its way)
+     */
+    public boolean sendEchoRequest4(final int dstIp, final int identifier, final int sequence, final int dataLength)
+    {
+        final int id = allocTx();
+        if (id < 0)
+        {
+            return false;
+        }
+        if (!ipv4.prepareEchoRequest(id, dstIp, identifier, sequence, dataLength))
+        {
+            pool.free(id);
+            return false;
+        }
+        queueTx(id);
+        count(NetCounter.ICMP_ECHO_REQUESTS_SENT);
+        return true;
     }
 
     // ---------------------------------------------------------------- UDP handlers
