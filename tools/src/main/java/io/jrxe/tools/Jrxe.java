@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         BindCommand.class,
         UnbindCommand.class,
         StatCommand.class,
+        NicCommand.class,
     })
 public final class Jrxe implements Runnable
 {
