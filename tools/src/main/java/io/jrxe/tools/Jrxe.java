@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         StatCommand.class,
         NicCommand.class,
         DemoCommand.class,
+        BenchCommand.class,
     })
 public final class Jrxe implements Runnable
 {
