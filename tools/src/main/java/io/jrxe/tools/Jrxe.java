@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
         UnbindCommand.class,
         StatCommand.class,
         NicCommand.class,
+        DemoCommand.class,
     })
 public final class Jrxe implements Runnable
 {

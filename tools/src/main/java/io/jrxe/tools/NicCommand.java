@@ -139,8 +139,16 @@ final class NicCommand implements Callable<Integer>
             .append(" tx_ring_full=").append(s.txRingFull)
             .append(" link=").append(stack.device().linkUp() ? "up" : "down")
             .append(' ');
+        final int countersStart = line.length();
         stack.appendCounters(line, true);
-        System.out.println(line);
+        for (int i = countersStart; i < line.length(); i++)
+        {
+            if ('\n' == line.charAt(i))
+            {
+                line.setCharAt(i, ' ');
+            }
+        }
+        System.out.println(line.toString().trim());
         System.out.flush();
     }
 
