@@ -5,6 +5,9 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 
 /**
  * The device's side of one split virtqueue (virtio 1.1 §2.6): reads the available ring, walks and validates
@@ -147,7 +150,7 @@ final class DeviceVirtqueue
      */
     int pending()
     {
-        final int availIdx = avail.getShortVolatile(AVAIL_IDX) & 0xffff;
+        final int availIdx = avail.getShortVolatile(RING_IDX) & 0xffff;
         final int n = (availIdx - lastAvail) & 0xffff;
         return n > size ? -ERR_AVAIL_IDX : n;
     }
@@ -155,7 +158,7 @@ final class DeviceVirtqueue
     /** The driver asked not to be interrupted for this queue (§2.6.7, VIRTQ_AVAIL_F_NO_INTERRUPT). */
     boolean interruptSuppressed()
     {
-        return 0 != (avail.getShort(AVAIL_FLAGS) & AVAIL_F_NO_INTERRUPT);
+        return 0 != (avail.getShort(RING_FLAGS) & AVAIL_F_NO_INTERRUPT);
     }
 
     /**
@@ -165,7 +168,7 @@ final class DeviceVirtqueue
      */
     int walk()
     {
-        final int h = avail.getShort(AVAIL_RING + 2 * (lastAvail & mask)) & 0xffff;
+        final int h = avail.getShort(RING_ENTRIES + 2 * (lastAvail & mask)) & 0xffff;
         if (h >= size)
         {
             return ERR_HEAD;
@@ -309,7 +312,7 @@ final class DeviceVirtqueue
     /** Takes the walked chain and adds its used entry ({@code written} = bytes the device wrote, §2.6.8). */
     void complete(final int written)
     {
-        final int at = USED_RING + USED_ELEM_SIZE * (usedIdx & mask);
+        final int at = RING_ENTRIES + USED_ENTRY_SIZE * (usedIdx & mask);
         used.putInt(at, head);
         used.putInt(at + 4, written);
         usedIdx = (usedIdx + 1) & 0xffff;
@@ -327,7 +330,7 @@ final class DeviceVirtqueue
         final int n = unpublished;
         if (n > 0)
         {
-            used.putShortVolatile(USED_IDX, (short)usedIdx);
+            used.putShortVolatile(RING_IDX, (short)usedIdx);
             unpublished = 0;
         }
         return n;

@@ -3,6 +3,9 @@ package io.jrxe.driver.emu;
 import io.jrxe.driver.pci.MmioRegion;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 
 /**
  * The 256-byte PCI configuration space of the emulated virtio-net function, laid out as QEMU lays out a
@@ -51,7 +54,7 @@ final class EmulatedConfigSpace
         this.bar4 = bar4;
         this.counters = counters;
         put16(PCI_VENDOR_ID, VENDOR_ID);
-        put16(PCI_DEVICE_ID, DEVICE_ID_NET);
+        put16(PCI_DEVICE_ID, DEVICE_ID_NET_MODERN);
         put16(PCI_STATUS, PCI_STATUS_CAP_LIST);
         config[PCI_REVISION_ID] = (byte)REVISION;
         put8(PCI_CLASS_PROG, CLASS_CODE_ETHERNET & 0xff);
@@ -59,25 +62,25 @@ final class EmulatedConfigSpace
         put8(PCI_CLASS_PROG + 2, (CLASS_CODE_ETHERNET >> 16) & 0xff);
         put16(PCI_SUBSYSTEM_VENDOR_ID, VENDOR_ID);
         put16(PCI_SUBSYSTEM_ID, SUBSYSTEM_ID);
-        put8(PCI_CAPABILITY_LIST, CAP_COMMON);
+        put8(PCI_CAPABILITY_POINTER, CAP_COMMON);
         put8(PCI_INTERRUPT_PIN, 1);
         markWritable(PCI_INTERRUPT_LINE, 1);
         markWritable(PCI_BAR0 + 4 * BAR_INDEX, 8);
 
-        virtioCap(CAP_COMMON, CAP_NOTIFY, CAP_GENERIC_LENGTH, PCI_CAP_COMMON_CFG, VirtioNetRegisters.COMMON_OFFSET);
-        virtioCap(CAP_NOTIFY, CAP_PM, CAP_NOTIFY_LENGTH, PCI_CAP_NOTIFY_CFG, VirtioNetRegisters.NOTIFY_OFFSET);
+        virtioCap(CAP_COMMON, CAP_NOTIFY, CAP_MIN_LEN, CFG_TYPE_COMMON, VirtioNetRegisters.COMMON_OFFSET);
+        virtioCap(CAP_NOTIFY, CAP_PM, NOTIFY_CAP_MIN_LEN, CFG_TYPE_NOTIFY, VirtioNetRegisters.NOTIFY_OFFSET);
         put32(CAP_NOTIFY + CAP_NOTIFY_OFF_MULTIPLIER, VirtioNetRegisters.NOTIFY_OFF_MULTIPLIER);
         // PCI PM 1.2 §3.2: version 3, PMCSR in D0; present only so drivers learn to skip non-virtio caps
         put8(CAP_PM, PCI_CAP_ID_PM);
         put8(CAP_PM + 1, CAP_ISR);
         put16(CAP_PM + 2, 0x0003);
-        virtioCap(CAP_ISR, CAP_DEVICE, CAP_GENERIC_LENGTH, PCI_CAP_ISR_CFG, VirtioNetRegisters.ISR_OFFSET);
-        virtioCap(CAP_DEVICE, CAP_PCI_CFG, CAP_GENERIC_LENGTH, PCI_CAP_DEVICE_CFG, VirtioNetRegisters.DEVICE_OFFSET);
+        virtioCap(CAP_ISR, CAP_DEVICE, CAP_MIN_LEN, CFG_TYPE_ISR, VirtioNetRegisters.ISR_OFFSET);
+        virtioCap(CAP_DEVICE, CAP_PCI_CFG, CAP_MIN_LEN, CFG_TYPE_DEVICE, VirtioNetRegisters.DEVICE_OFFSET);
         // §4.1.4.7: the window's bar, offset, length and data are driver-written; the device starts with zeros
-        put8(CAP_PCI_CFG + CAP_VNDR, PCI_CAP_ID_VNDR);
+        put8(CAP_PCI_CFG + CAP_VNDR, PCI_CAP_ID_VENDOR);
         put8(CAP_PCI_CFG + CAP_NEXT, 0);
         put8(CAP_PCI_CFG + CAP_LEN, CAP_PCI_CFG_LENGTH);
-        put8(CAP_PCI_CFG + CAP_CFG_TYPE, PCI_CAP_PCI_CFG);
+        put8(CAP_PCI_CFG + CAP_CFG_TYPE, CFG_TYPE_PCI);
         markWritable(CAP_PCI_CFG + CAP_BAR, 1);
         markWritable(CAP_PCI_CFG + CAP_OFFSET, 12);
         writable[PCI_COMMAND] = (byte)COMMAND_WRITABLE;
@@ -220,7 +223,7 @@ final class EmulatedConfigSpace
 
     private void virtioCap(final int at, final int next, final int length, final int type, final int barOffset)
     {
-        put8(at + CAP_VNDR, PCI_CAP_ID_VNDR);
+        put8(at + CAP_VNDR, PCI_CAP_ID_VENDOR);
         put8(at + CAP_NEXT, next);
         put8(at + CAP_LEN, length);
         put8(at + CAP_CFG_TYPE, type);

@@ -3,6 +3,7 @@ package io.jrxe.driver.emu;
 import io.jrxe.driver.pci.DmaMapper;
 import io.jrxe.driver.pci.MmioRegion;
 import io.jrxe.driver.pci.PciFunction;
+import io.jrxe.driver.virtio.SplitVirtqueue;
 import org.agrona.ErrorHandler;
 import org.agrona.LangUtil;
 import org.agrona.concurrent.Agent;
@@ -208,7 +209,7 @@ public final class EmulatedVirtioNet implements PciFunction
             throw new IllegalStateException("the emulated virtio device needs a little-endian host");
         }
         final int maxQueueSize = ctx.maxQueueSize();
-        if (maxQueueSize < 2 || maxQueueSize > VirtioSpec.MAX_QUEUE_SIZE || 0 != (maxQueueSize & (maxQueueSize - 1)))
+        if (maxQueueSize < 2 || maxQueueSize > SplitVirtqueue.MAX_SIZE || 0 != (maxQueueSize & (maxQueueSize - 1)))
         {
             throw new IllegalArgumentException("maxQueueSize must be a power of two in [2, 32768]: " + maxQueueSize);
         }

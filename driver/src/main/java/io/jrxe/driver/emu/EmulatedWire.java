@@ -87,6 +87,9 @@ public final class EmulatedWire
         }
     }
 
+    /** Direct memory all links of one wire may take together. */
+    private static final long MAX_BUFFERING = 1L << 30;
+
     private final WirePort[] ports;
     private final WireLink[][] links;
     private final NanoClock clock;
@@ -112,6 +115,13 @@ public final class EmulatedWire
         {
             throw new IllegalArgumentException("wire maxFrameLength " + ctx.maxFrameLength() +
                 " must be >= 60 and fit an eighth of linkRingCapacity " + ctx.linkRingCapacity());
+        }
+        final long buffering = (long)n * (n - 1) * ctx.linkRingCapacity();
+        if (buffering > MAX_BUFFERING)
+        {
+            throw new IllegalArgumentException("a " + n + "-port wire has " + n * (n - 1) + " links of " +
+                ctx.linkRingCapacity() + " bytes = " + buffering + " bytes of direct memory, over the 1 GiB " +
+                "limit: lower linkRingCapacity");
         }
         if (null == ctx.clock() || null == ctx.faults())
         {

@@ -7,6 +7,9 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 
 /**
  * The device side of the emulated virtio-net: what the NIC's hardware does, one duty cycle per {@link #doWork()}.
@@ -49,7 +52,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
     private final DeviceVirtqueue rx;
     private final DeviceVirtqueue tx;
     private final UnsafeBuffer txFrame;
-    private final UnsafeBuffer rxHeader = new UnsafeBuffer(new byte[NET_HDR_LENGTH]);
+    private final UnsafeBuffer rxHeader = new UnsafeBuffer(new byte[HEADER_LENGTH]);
     private final FrameHandler dropNotReady = this::dropNotReady;
     private final int batchSize;
     private final int maxTxFrame;
@@ -76,10 +79,10 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
         this.guard = guard;
         this.batchSize = batchSize;
         this.maxTxFrame = Math.min(mtu + L2_OVERHEAD, port.maxFrameLength());
-        this.rx = new DeviceVirtqueue(NET_RX_QUEUE, maxQueueSize, iommu);
-        this.tx = new DeviceVirtqueue(NET_TX_QUEUE, maxQueueSize, iommu);
+        this.rx = new DeviceVirtqueue(RX_QUEUE, maxQueueSize, iommu);
+        this.tx = new DeviceVirtqueue(TX_QUEUE, maxQueueSize, iommu);
         this.txFrame = new UnsafeBuffer(new byte[maxTxFrame]);
-        rxHeader.putShort(NET_HDR_NUM_BUFFERS, (short)1); // §5.1.6.4: 1 when MRG_RXBUF is not negotiated
+        rxHeader.putShort(HEADER_NUM_BUFFERS, (short)1); // §5.1.6.4: 1 when MRG_RXBUF is not negotiated
     }
 
     @Override
@@ -187,7 +190,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
 
     private int transmit(final long nowNs)
     {
-        if (registers.takeKick(NET_TX_QUEUE))
+        if (registers.takeKick(TX_QUEUE))
         {
             txActive = true;
         }
@@ -214,12 +217,12 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
                 deviceError(DeviceVirtqueue.error(rc));
                 break;
             }
-            if (tx.readable() < NET_HDR_LENGTH)
+            if (tx.readable() < HEADER_LENGTH)
             {
                 deviceError(HEADER_TOO_SHORT_TX);
                 break;
             }
-            if (!transmitFrame(nowNs, tx.readable() - NET_HDR_LENGTH))
+            if (!transmitFrame(nowNs, tx.readable() - HEADER_LENGTH))
             {
                 iommuFault();
                 break;
@@ -251,7 +254,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
         else
         {
             final int length = (int)frameLength;
-            if (!tx.gather(NET_HDR_LENGTH, txFrame, 0, length))
+            if (!tx.gather(HEADER_LENGTH, txFrame, 0, length))
             {
                 return false;
             }
@@ -294,25 +297,25 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
             dropNotReady(buffer, offset, length);
             return;
         }
-        if (rx.writable() < NET_HDR_LENGTH)
+        if (rx.writable() < HEADER_LENGTH)
         {
             deviceError(HEADER_TOO_SHORT_RX);
             dropNotReady(buffer, offset, length);
             return;
         }
-        if (rx.writable() < NET_HDR_LENGTH + length)
+        if (rx.writable() < HEADER_LENGTH + length)
         {
             // QEMU without MRG_RXBUF: the frame is dropped, the buffer stays for the next one
             counters.increment(EmulatedNicCounters.RX_DROPPED_OVERSIZE);
             return;
         }
-        if (!rx.scatter(0, rxHeader, 0, NET_HDR_LENGTH) || !rx.scatter(NET_HDR_LENGTH, buffer, offset, length))
+        if (!rx.scatter(0, rxHeader, 0, HEADER_LENGTH) || !rx.scatter(HEADER_LENGTH, buffer, offset, length))
         {
             iommuFault();
             dropNotReady(buffer, offset, length);
             return;
         }
-        rx.complete(NET_HDR_LENGTH + length);
+        rx.complete(HEADER_LENGTH + length);
         rxCredit--;
         counters.increment(EmulatedNicCounters.RX_FRAMES);
         counters.add(EmulatedNicCounters.RX_BYTES, length);

@@ -6,6 +6,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 
 /**
  * BAR4 of the emulated device: the virtio structures at QEMU's offsets, every access decoded by the device model.
@@ -34,8 +37,8 @@ final class VirtioNetRegisters implements MmioRegion
     static final int QUEUE_COUNT = 2;
 
     /** VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS and nothing else. */
-    static final long OFFERED_FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << NET_F_MAC |
-        1L << NET_F_MTU | 1L << NET_F_STATUS;
+    static final long OFFERED_FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << F_MAC |
+        1L << F_MTU | 1L << F_STATUS;
 
     /** What the driver thread asks of the device when it writes 0 to device_status. */
     interface ResetHandler
@@ -49,7 +52,7 @@ final class VirtioNetRegisters implements MmioRegion
     private final AtomicInteger status = new AtomicInteger();
     private final AtomicInteger isr = new AtomicInteger();
     private final AtomicIntegerArray kicks = new AtomicIntegerArray(QUEUE_COUNT);
-    private final byte[] netConfig = new byte[NET_CFG_LENGTH];
+    private final byte[] netConfig = new byte[CONFIG_LENGTH];
     private volatile int configGeneration;
     /** Mirror of the status field's LINK_UP bit for the device thread. */
     private volatile boolean linkUp;
@@ -75,13 +78,13 @@ final class VirtioNetRegisters implements MmioRegion
         }
         for (int i = 0; i < 6; i++)
         {
-            netConfig[NET_CFG_MAC + i] = (byte)(mac >>> (8 * (5 - i)));
+            netConfig[CONFIG_MAC + i] = (byte)(mac >>> (8 * (5 - i)));
         }
-        netConfig[NET_CFG_STATUS] = (byte)(linkUp ? NET_S_LINK_UP : 0);
+        netConfig[CONFIG_STATUS] = (byte)(linkUp ? S_LINK_UP : 0);
         this.linkUp = linkUp;
-        netConfig[NET_CFG_MAX_VIRTQUEUE_PAIRS] = 1;
-        netConfig[NET_CFG_MTU] = (byte)mtu;
-        netConfig[NET_CFG_MTU + 1] = (byte)(mtu >>> 8);
+        netConfig[CONFIG_MAX_VIRTQUEUE_PAIRS] = 1;
+        netConfig[CONFIG_MTU] = (byte)mtu;
+        netConfig[CONFIG_MTU + 1] = (byte)(mtu >>> 8);
         resetState();
     }
 
@@ -174,7 +177,7 @@ final class VirtioNetRegisters implements MmioRegion
     /** Changes the link status field; §4.1.4.3.1 config_generation changes and a config change is signalled. */
     synchronized void linkUp(final boolean up)
     {
-        netConfig[NET_CFG_STATUS] = (byte)(up ? NET_S_LINK_UP : 0);
+        netConfig[CONFIG_STATUS] = (byte)(up ? S_LINK_UP : 0);
         linkUp = up;
         configGeneration = (configGeneration + 1) & 0xff;
         raiseIsr(ISR_CONFIG);
@@ -532,7 +535,7 @@ final class VirtioNetRegisters implements MmioRegion
 
     private int deviceConfigRead(final int at, final int width)
     {
-        if (at + width > NET_CFG_LENGTH || width > 4)
+        if (at + width > CONFIG_LENGTH || width > 4)
         {
             return badAccess();
         }

@@ -1,5 +1,7 @@
 package io.jrxe.driver.emu;
 
+import io.jrxe.driver.virtio.VirtioPci;
+
 /**
  * The per-queue part of the common configuration (virtio 1.1 §4.1.4.3) as the driver wrote it. Written by the
  * driver thread; the device reads it after it sees {@link #enabled} set (volatile, written last by the driver,
@@ -28,7 +30,7 @@ final class VirtqueueRegisters
     {
         enabled = false;
         size = maxSize;
-        msixVector = VirtioSpec.NO_VECTOR;
+        msixVector = VirtioPci.NO_VECTOR;
         address[DESC] = 0;
         address[DRIVER] = 0;
         address[DEVICE] = 0;

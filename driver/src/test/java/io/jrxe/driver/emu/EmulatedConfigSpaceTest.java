@@ -8,6 +8,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 class EmulatedConfigSpaceTest
@@ -41,13 +44,13 @@ class EmulatedConfigSpaceTest
     {
         final Map<Integer, Integer> capByType = new HashMap<>();
         int foreign = 0;
-        int at = device.configRead8(PCI_CAPABILITY_LIST);
+        int at = device.configRead8(PCI_CAPABILITY_POINTER);
         int hops = 0;
         while (0 != at)
         {
             assertTrue(at >= 0x40 && 0 == (at & 3), "capability pointer 0x" + Integer.toHexString(at));
             assertTrue(++hops < 48, "capability list loops");
-            if (PCI_CAP_ID_VNDR == device.configRead8(at + CAP_VNDR))
+            if (PCI_CAP_ID_VENDOR == device.configRead8(at + CAP_VNDR))
             {
                 capByType.putIfAbsent(device.configRead8(at + CAP_CFG_TYPE), at);
             }
@@ -60,13 +63,13 @@ class EmulatedConfigSpaceTest
         assertEquals(1, foreign, "one non-virtio capability to skip");
         assertEquals(5, capByType.size());
 
-        assertCap(capByType.get(PCI_CAP_COMMON_CFG), CAP_GENERIC_LENGTH, 0x0000);
-        assertCap(capByType.get(PCI_CAP_ISR_CFG), CAP_GENERIC_LENGTH, 0x1000);
-        assertCap(capByType.get(PCI_CAP_DEVICE_CFG), CAP_GENERIC_LENGTH, 0x2000);
-        final int notify = capByType.get(PCI_CAP_NOTIFY_CFG);
-        assertCap(notify, CAP_NOTIFY_LENGTH, 0x3000);
+        assertCap(capByType.get(CFG_TYPE_COMMON), CAP_MIN_LEN, 0x0000);
+        assertCap(capByType.get(CFG_TYPE_ISR), CAP_MIN_LEN, 0x1000);
+        assertCap(capByType.get(CFG_TYPE_DEVICE), CAP_MIN_LEN, 0x2000);
+        final int notify = capByType.get(CFG_TYPE_NOTIFY);
+        assertCap(notify, NOTIFY_CAP_MIN_LEN, 0x3000);
         assertEquals(4, device.configRead32(notify + CAP_NOTIFY_OFF_MULTIPLIER));
-        final int pciCfg = capByType.get(PCI_CAP_PCI_CFG);
+        final int pciCfg = capByType.get(CFG_TYPE_PCI);
         assertEquals(CAP_PCI_CFG_LENGTH, device.configRead8(pciCfg + CAP_LEN));
     }
 

@@ -6,6 +6,9 @@ import org.junit.jupiter.api.Test;
 import java.util.function.BooleanSupplier;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** NICs on one wire, driven by {@link RingDriver}s, stepped by an invoker or on their own threads. */
@@ -52,7 +55,7 @@ class EmulatedNetworkTest
                 assertEquals(0x52_54_00_00_00_01L + i, nic.macAddress());
                 assertEquals("ffff:00:0" + (i + 1) + ".0", nic.address());
                 assertEquals(i, nic.port().index());
-                assertEquals(i + 1, nic.bar(4).read8(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_MAC + 5));
+                assertEquals(i + 1, nic.bar(4).read8(VirtioNetRegisters.DEVICE_OFFSET + CONFIG_MAC + 5));
             }
             assertEquals(3, network.wire().portCount());
         }
@@ -77,11 +80,11 @@ class EmulatedNetworkTest
                 a.sendTx(seq, frame(EmulatedNetwork.mac(1), EmulatedNetwork.mac(0), seq));
             }
             invoker.invoke(); // a transmits, b receives in the same pass (a's cycle runs first)
-            assertEquals(10, a.usedIdx(NET_TX_QUEUE));
-            assertEquals(10, b.usedIdx(NET_RX_QUEUE));
+            assertEquals(10, a.usedIdx(TX_QUEUE));
+            assertEquals(10, b.usedIdx(RX_QUEUE));
             for (int k = 0; k < 10; k++)
             {
-                final int at = b.slotOffset(NET_RX_QUEUE, b.usedId(NET_RX_QUEUE, k)) + NET_HDR_LENGTH;
+                final int at = b.slotOffset(RX_QUEUE, b.usedId(RX_QUEUE, k)) + HEADER_LENGTH;
                 assertEquals(k, b.buffer.getByte(at + 15));
             }
             assertThrows(IllegalStateException.class, network::start);
@@ -103,15 +106,15 @@ class EmulatedNetworkTest
             final long deadline = System.nanoTime() + 20_000_000_000L;
             int posted = 0;
             int sent = 0;
-            while (b.usedIdx(NET_RX_QUEUE) != frames)
+            while (b.usedIdx(RX_QUEUE) != frames)
             {
                 // keep b's rx ring full and never have more frames in flight than b has buffers
-                while (posted < frames && posted - b.usedIdx(NET_RX_QUEUE) < SIZE)
+                while (posted < frames && posted - b.usedIdx(RX_QUEUE) < SIZE)
                 {
                     b.postRx(posted % SIZE, RingDriver.SLOT);
                     posted++;
                 }
-                if (sent < frames && sent - a.usedIdx(NET_TX_QUEUE) < SIZE && sent - b.usedIdx(NET_RX_QUEUE) < SIZE)
+                if (sent < frames && sent - a.usedIdx(TX_QUEUE) < SIZE && sent - b.usedIdx(RX_QUEUE) < SIZE)
                 {
                     a.sendTx(sent % SIZE, frame(EmulatedNetwork.mac(1), EmulatedNetwork.mac(0), sent));
                     sent++;
@@ -121,13 +124,13 @@ class EmulatedNetworkTest
                     Thread.yield();
                 }
                 assertTrue(System.nanoTime() - deadline < 0, "timed out: sent " + sent + " received " +
-                    b.usedIdx(NET_RX_QUEUE));
+                    b.usedIdx(RX_QUEUE));
             }
             assertEquals(frames, network.nic(1).counters().get(EmulatedNicCounters.RX_FRAMES));
             assertEquals(0, network.nic(1).counters().get(EmulatedNicCounters.RX_DROPPED_NO_BUFFER));
             for (int k = frames - SIZE; k < frames; k++)
             {
-                final int at = b.slotOffset(NET_RX_QUEUE, b.usedId(NET_RX_QUEUE, k)) + NET_HDR_LENGTH;
+                final int at = b.slotOffset(RX_QUEUE, b.usedId(RX_QUEUE, k)) + HEADER_LENGTH;
                 assertEquals(k, (b.buffer.getByte(at + 14) & 0xff) << 8 | (b.buffer.getByte(at + 15) & 0xff));
             }
         }
@@ -150,7 +153,7 @@ class EmulatedNetworkTest
                 }
                 if (0 == (round & 1))
                 {
-                    await(() -> a.usedIdx(NET_TX_QUEUE) == 8, "tx completion in round");
+                    await(() -> a.usedIdx(TX_QUEUE) == 8, "tx completion in round");
                 }
             }
             assertEquals(50, network.nic(0).counters().get(EmulatedNicCounters.RESETS));

@@ -303,6 +303,9 @@ class EmulatedWireTest
         assertThrows(IllegalArgumentException.class, () -> new EmulatedWire(new EmulatedWire.Context().portCount(1)));
         assertThrows(IllegalArgumentException.class,
             () -> new EmulatedWire(new EmulatedWire.Context().linkRingCapacity(5000)));
+        final IllegalArgumentException tooBig = assertThrows(IllegalArgumentException.class,
+            () -> new EmulatedWire(new EmulatedWire.Context().portCount(100)));
+        assertTrue(tooBig.getMessage().contains("linkRingCapacity"));
         wire.port(0).attach();
         assertThrows(IllegalStateException.class, () -> wire.port(0).attach());
         wire.port(0).detach();

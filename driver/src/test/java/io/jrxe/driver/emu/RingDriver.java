@@ -5,6 +5,9 @@ import io.jrxe.driver.pci.MmioRegion;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 
 /**
  * Test-side driver that speaks to an {@link EmulatedVirtioNet} through its registers and writes the split rings
@@ -15,8 +18,8 @@ import static io.jrxe.driver.emu.VirtioSpec.*;
  */
 final class RingDriver implements AutoCloseable
 {
-    static final long FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << NET_F_MAC |
-        1L << NET_F_MTU | 1L << NET_F_STATUS;
+    static final long FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << F_MAC |
+        1L << F_MTU | 1L << F_STATUS;
     static final int SLOT = 2048;
 
     final EmulatedVirtioNet device;
@@ -137,14 +140,14 @@ final class RingDriver implements AutoCloseable
     void pushAvail(final int q, final int head)
     {
         final int avail = (int)(availAddress(q) - memory.address());
-        buffer.putShort(avail + AVAIL_RING + 2 * (availIdx[q] & (size - 1)), (short)head);
+        buffer.putShort(avail + RING_ENTRIES + 2 * (availIdx[q] & (size - 1)), (short)head);
         availIdx[q] = (availIdx[q] + 1) & 0xffff;
-        buffer.putShortVolatile(avail + AVAIL_IDX, (short)availIdx[q]);
+        buffer.putShortVolatile(avail + RING_IDX, (short)availIdx[q]);
     }
 
     void availFlags(final int q, final int flags)
     {
-        buffer.putShort((int)(availAddress(q) - memory.address()) + AVAIL_FLAGS, (short)flags);
+        buffer.putShort((int)(availAddress(q) - memory.address()) + RING_FLAGS, (short)flags);
     }
 
     void notifyQueue(final int q)
@@ -154,35 +157,35 @@ final class RingDriver implements AutoCloseable
 
     int usedIdx(final int q)
     {
-        return buffer.getShortVolatile((int)(usedAddress(q) - memory.address()) + USED_IDX) & 0xffff;
+        return buffer.getShortVolatile((int)(usedAddress(q) - memory.address()) + RING_IDX) & 0xffff;
     }
 
     int usedId(final int q, final int k)
     {
-        return buffer.getInt((int)(usedAddress(q) - memory.address()) + USED_RING + 8 * (k & (size - 1)));
+        return buffer.getInt((int)(usedAddress(q) - memory.address()) + RING_ENTRIES + 8 * (k & (size - 1)));
     }
 
     int usedLen(final int q, final int k)
     {
-        return buffer.getInt((int)(usedAddress(q) - memory.address()) + USED_RING + 8 * (k & (size - 1)) + 4);
+        return buffer.getInt((int)(usedAddress(q) - memory.address()) + RING_ENTRIES + 8 * (k & (size - 1)) + 4);
     }
 
     /** Posts rx slot {@code i} as a one-descriptor device-writable buffer of {@code len} bytes. */
     void postRx(final int i, final int len)
     {
-        putDesc(NET_RX_QUEUE, i, slotAddress(NET_RX_QUEUE, i), len, DESC_F_WRITE, 0);
-        pushAvail(NET_RX_QUEUE, i);
+        putDesc(RX_QUEUE, i, slotAddress(RX_QUEUE, i), len, DESC_F_WRITE, 0);
+        pushAvail(RX_QUEUE, i);
     }
 
     /** Queues {@code frame} in tx slot {@code i} behind a zero virtio_net_hdr, one descriptor, and notifies. */
     void sendTx(final int i, final byte[] frame)
     {
-        final int at = slotOffset(NET_TX_QUEUE, i);
-        buffer.setMemory(at, NET_HDR_LENGTH, (byte)0);
-        buffer.putBytes(at + NET_HDR_LENGTH, frame);
-        putDesc(NET_TX_QUEUE, i, slotAddress(NET_TX_QUEUE, i), NET_HDR_LENGTH + frame.length, 0, 0);
-        pushAvail(NET_TX_QUEUE, i);
-        notifyQueue(NET_TX_QUEUE);
+        final int at = slotOffset(TX_QUEUE, i);
+        buffer.setMemory(at, HEADER_LENGTH, (byte)0);
+        buffer.putBytes(at + HEADER_LENGTH, frame);
+        putDesc(TX_QUEUE, i, slotAddress(TX_QUEUE, i), HEADER_LENGTH + frame.length, 0, 0);
+        pushAvail(TX_QUEUE, i);
+        notifyQueue(TX_QUEUE);
     }
 
     @Override

@@ -7,6 +7,9 @@ import org.junit.jupiter.api.Test;
 import java.lang.management.ManagementFactory;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The device and wire move frames without allocating (hot-path rule), measured on the stepping thread. */
@@ -57,7 +60,7 @@ class SteadyStateAllocationTest
     {
         for (int n = 0; n < frames; n++)
         {
-            final int used = driver.usedIdx(NET_RX_QUEUE);
+            final int used = driver.usedIdx(RX_QUEUE);
             while (((postedRx - used) & 0xffff) < SIZE)
             {
                 driver.postRx(postedRx & (SIZE - 1), RingDriver.SLOT);

@@ -7,6 +7,7 @@ import io.jrxe.driver.mem.DirectDmaRegion;
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.virtio.VirtioNetConfig;
 import io.jrxe.driver.virtio.VirtioNetDriver;
+import io.jrxe.driver.virtio.VirtioPci;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -63,8 +64,8 @@ class VirtioDriverOnEmulatedNetTest
                 assertEquals(1500, a.mtu());
                 assertTrue(a.linkUp());
                 assertEquals(RingDriver.FEATURES, a.negotiatedFeatures());
-                assertEquals(VirtioSpec.STATUS_ACKNOWLEDGE | VirtioSpec.STATUS_DRIVER | VirtioSpec.STATUS_FEATURES_OK |
-                    VirtioSpec.STATUS_DRIVER_OK, network.nic(0).deviceStatus());
+                assertEquals(VirtioPci.STATUS_ACKNOWLEDGE | VirtioPci.STATUS_DRIVER | VirtioPci.STATUS_FEATURES_OK |
+                    VirtioPci.STATUS_DRIVER_OK, network.nic(0).deviceStatus());
                 assertEquals(0, network.nic(0).counters().get(EmulatedNicCounters.BAD_REGISTER_ACCESSES));
             }
             assertEquals(0, network.nic(0).deviceStatus(), "close resets the device");

@@ -10,6 +10,9 @@ import java.util.List;
 
 import static io.jrxe.driver.emu.EmulatedNicCounters.*;
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -72,13 +75,13 @@ class VirtioNetDeviceTest
         driver.start();
         final byte[] f = frame(60, 1);
         driver.sendTx(3, f);
-        assertEquals(0, driver.usedIdx(NET_TX_QUEUE), "nothing happens until the device runs");
+        assertEquals(0, driver.usedIdx(TX_QUEUE), "nothing happens until the device runs");
 
         invoker.invoke();
 
-        assertEquals(1, driver.usedIdx(NET_TX_QUEUE));
-        assertEquals(3, driver.usedId(NET_TX_QUEUE, 0));
-        assertEquals(0, driver.usedLen(NET_TX_QUEUE, 0), "tx: the device writes nothing");
+        assertEquals(1, driver.usedIdx(TX_QUEUE));
+        assertEquals(3, driver.usedId(TX_QUEUE, 0));
+        assertEquals(0, driver.usedLen(TX_QUEUE, 0), "tx: the device writes nothing");
         pollPeer();
         assertEquals(1, peerFrames.size());
         assertArrayEquals(f, peerFrames.get(0));
@@ -92,20 +95,20 @@ class VirtioNetDeviceTest
     {
         driver.start();
         final byte[] f = frame(100, 2);
-        final int at = driver.slotOffset(NET_TX_QUEUE, 0);
-        driver.buffer.setMemory(at, NET_HDR_LENGTH, (byte)0);
+        final int at = driver.slotOffset(TX_QUEUE, 0);
+        driver.buffer.setMemory(at, HEADER_LENGTH, (byte)0);
         driver.buffer.putBytes(at + 1000, f, 0, 40);
-        driver.buffer.putBytes(driver.slotOffset(NET_TX_QUEUE, 1), f, 40, 60);
-        driver.putDesc(NET_TX_QUEUE, 5, driver.slotAddress(NET_TX_QUEUE, 0), NET_HDR_LENGTH, DESC_F_NEXT, 6);
-        driver.putDesc(NET_TX_QUEUE, 6, driver.slotAddress(NET_TX_QUEUE, 0) + 1000, 40, DESC_F_NEXT, 7);
-        driver.putDesc(NET_TX_QUEUE, 7, driver.slotAddress(NET_TX_QUEUE, 1), 60, 0, 0);
-        driver.pushAvail(NET_TX_QUEUE, 5);
-        driver.notifyQueue(NET_TX_QUEUE);
+        driver.buffer.putBytes(driver.slotOffset(TX_QUEUE, 1), f, 40, 60);
+        driver.putDesc(TX_QUEUE, 5, driver.slotAddress(TX_QUEUE, 0), HEADER_LENGTH, DESC_F_NEXT, 6);
+        driver.putDesc(TX_QUEUE, 6, driver.slotAddress(TX_QUEUE, 0) + 1000, 40, DESC_F_NEXT, 7);
+        driver.putDesc(TX_QUEUE, 7, driver.slotAddress(TX_QUEUE, 1), 60, 0, 0);
+        driver.pushAvail(TX_QUEUE, 5);
+        driver.notifyQueue(TX_QUEUE);
 
         invoker.invoke();
 
-        assertEquals(1, driver.usedIdx(NET_TX_QUEUE));
-        assertEquals(5, driver.usedId(NET_TX_QUEUE, 0));
+        assertEquals(1, driver.usedIdx(TX_QUEUE));
+        assertEquals(5, driver.usedId(TX_QUEUE, 0));
         pollPeer();
         assertArrayEquals(f, peerFrames.get(0));
     }
@@ -114,13 +117,13 @@ class VirtioNetDeviceTest
     void transmitNeedsANotification()
     {
         driver.start();
-        driver.putDesc(NET_TX_QUEUE, 0, driver.slotAddress(NET_TX_QUEUE, 0), NET_HDR_LENGTH + 60, 0, 0);
-        driver.pushAvail(NET_TX_QUEUE, 0);
+        driver.putDesc(TX_QUEUE, 0, driver.slotAddress(TX_QUEUE, 0), HEADER_LENGTH + 60, 0, 0);
+        driver.pushAvail(TX_QUEUE, 0);
         invoker.invoke();
-        assertEquals(0, driver.usedIdx(NET_TX_QUEUE));
-        driver.notifyQueue(NET_TX_QUEUE);
+        assertEquals(0, driver.usedIdx(TX_QUEUE));
+        driver.notifyQueue(TX_QUEUE);
         invoker.invoke();
-        assertEquals(1, driver.usedIdx(NET_TX_QUEUE));
+        assertEquals(1, driver.usedIdx(TX_QUEUE));
     }
 
     @Test
@@ -131,7 +134,7 @@ class VirtioNetDeviceTest
         driver.sendTx(1, frame(1500 + 19, 4));
         driver.sendTx(2, frame(1500 + 18, 5));
         invoker.invoke();
-        assertEquals(3, driver.usedIdx(NET_TX_QUEUE));
+        assertEquals(3, driver.usedIdx(TX_QUEUE));
         assertEquals(1, device.counters().get(TX_DROPPED_RUNT));
         assertEquals(1, device.counters().get(TX_DROPPED_OVERSIZE));
         pollPeer();
@@ -148,17 +151,17 @@ class VirtioNetDeviceTest
         peerSend(f);
         invoker.invoke();
 
-        assertEquals(1, driver.usedIdx(NET_RX_QUEUE));
-        assertEquals(2, driver.usedId(NET_RX_QUEUE, 0));
-        assertEquals(NET_HDR_LENGTH + 64, driver.usedLen(NET_RX_QUEUE, 0));
-        final int at = driver.slotOffset(NET_RX_QUEUE, 2);
-        for (int i = 0; i < NET_HDR_NUM_BUFFERS; i++)
+        assertEquals(1, driver.usedIdx(RX_QUEUE));
+        assertEquals(2, driver.usedId(RX_QUEUE, 0));
+        assertEquals(HEADER_LENGTH + 64, driver.usedLen(RX_QUEUE, 0));
+        final int at = driver.slotOffset(RX_QUEUE, 2);
+        for (int i = 0; i < HEADER_NUM_BUFFERS; i++)
         {
             assertEquals(0, driver.buffer.getByte(at + i), "header byte " + i);
         }
-        assertEquals(1, driver.buffer.getShort(at + NET_HDR_NUM_BUFFERS), "num_buffers = 1 without MRG_RXBUF");
+        assertEquals(1, driver.buffer.getShort(at + HEADER_NUM_BUFFERS), "num_buffers = 1 without MRG_RXBUF");
         final byte[] got = new byte[64];
-        driver.buffer.getBytes(at + NET_HDR_LENGTH, got);
+        driver.buffer.getBytes(at + HEADER_LENGTH, got);
         assertArrayEquals(f, got);
         assertEquals(1, device.counters().get(RX_FRAMES));
     }
@@ -167,16 +170,16 @@ class VirtioNetDeviceTest
     void receivesAcrossAChainOfWritableDescriptors()
     {
         driver.start();
-        driver.putDesc(NET_RX_QUEUE, 0, driver.slotAddress(NET_RX_QUEUE, 0), 20, DESC_F_WRITE | DESC_F_NEXT, 1);
-        driver.putDesc(NET_RX_QUEUE, 1, driver.slotAddress(NET_RX_QUEUE, 1), 1000, DESC_F_WRITE, 0);
-        driver.pushAvail(NET_RX_QUEUE, 0);
+        driver.putDesc(RX_QUEUE, 0, driver.slotAddress(RX_QUEUE, 0), 20, DESC_F_WRITE | DESC_F_NEXT, 1);
+        driver.putDesc(RX_QUEUE, 1, driver.slotAddress(RX_QUEUE, 1), 1000, DESC_F_WRITE, 0);
+        driver.pushAvail(RX_QUEUE, 0);
         final byte[] f = frame(100, 7);
         peerSend(f);
         invoker.invoke();
-        assertEquals(NET_HDR_LENGTH + 100, driver.usedLen(NET_RX_QUEUE, 0));
+        assertEquals(HEADER_LENGTH + 100, driver.usedLen(RX_QUEUE, 0));
         final byte[] got = new byte[100];
-        driver.buffer.getBytes(driver.slotOffset(NET_RX_QUEUE, 0) + NET_HDR_LENGTH, got, 0, 8);
-        driver.buffer.getBytes(driver.slotOffset(NET_RX_QUEUE, 1), got, 8, 92);
+        driver.buffer.getBytes(driver.slotOffset(RX_QUEUE, 0) + HEADER_LENGTH, got, 0, 8);
+        driver.buffer.getBytes(driver.slotOffset(RX_QUEUE, 1), got, 8, 92);
         assertArrayEquals(f, got);
     }
 
@@ -189,7 +192,7 @@ class VirtioNetDeviceTest
         peerSend(frame(60, 9));
         peerSend(frame(60, 10));
         invoker.invoke();
-        assertEquals(1, driver.usedIdx(NET_RX_QUEUE));
+        assertEquals(1, driver.usedIdx(RX_QUEUE));
         assertEquals(1, device.counters().get(RX_FRAMES));
         assertEquals(2, device.counters().get(RX_DROPPED_NO_BUFFER));
         assertFalse(needsReset());
@@ -198,9 +201,9 @@ class VirtioNetDeviceTest
         final byte[] f = frame(60, 11);
         peerSend(f);
         invoker.invoke();
-        assertEquals(2, driver.usedIdx(NET_RX_QUEUE), "a newly posted buffer is used for the next frame");
+        assertEquals(2, driver.usedIdx(RX_QUEUE), "a newly posted buffer is used for the next frame");
         final byte[] got = new byte[60];
-        driver.buffer.getBytes(driver.slotOffset(NET_RX_QUEUE, 1) + NET_HDR_LENGTH, got);
+        driver.buffer.getBytes(driver.slotOffset(RX_QUEUE, 1) + HEADER_LENGTH, got);
         assertArrayEquals(f, got);
     }
 
@@ -213,8 +216,8 @@ class VirtioNetDeviceTest
         peerSend(frame(80, 13));
         invoker.invoke();
         assertEquals(1, device.counters().get(RX_DROPPED_OVERSIZE));
-        assertEquals(1, driver.usedIdx(NET_RX_QUEUE));
-        assertEquals(NET_HDR_LENGTH + 80, driver.usedLen(NET_RX_QUEUE, 0));
+        assertEquals(1, driver.usedIdx(RX_QUEUE));
+        assertEquals(HEADER_LENGTH + 80, driver.usedLen(RX_QUEUE, 0));
     }
 
     @Test
@@ -226,13 +229,13 @@ class VirtioNetDeviceTest
         driver.sendTx(0, frame(60, 14));
         peerSend(frame(60, 15));
         invoker.invoke();
-        assertEquals(0, driver.usedIdx(NET_RX_QUEUE));
-        assertEquals(0, driver.usedIdx(NET_TX_QUEUE));
+        assertEquals(0, driver.usedIdx(RX_QUEUE));
+        assertEquals(0, driver.usedIdx(TX_QUEUE));
         assertEquals(1, device.counters().get(RX_DROPPED_NOT_READY));
 
         device.enableBusMaster();
         invoker.invoke();
-        assertEquals(1, driver.usedIdx(NET_TX_QUEUE), "the pending notification is served once DMA is allowed");
+        assertEquals(1, driver.usedIdx(TX_QUEUE), "the pending notification is served once DMA is allowed");
     }
 
     @Test
@@ -244,15 +247,15 @@ class VirtioNetDeviceTest
         driver.start();
         driver.postRx(0, RingDriver.SLOT);
         invoker.invoke();
-        assertEquals(0, driver.usedIdx(NET_RX_QUEUE), "stale frames are not delivered later");
+        assertEquals(0, driver.usedIdx(RX_QUEUE), "stale frames are not delivered later");
     }
 
     @Test
     void unmappedBufferIsAnIommuFault()
     {
         driver.start();
-        driver.putDesc(NET_RX_QUEUE, 0, 0x10_0000_0000L, RingDriver.SLOT, DESC_F_WRITE, 0);
-        driver.pushAvail(NET_RX_QUEUE, 0);
+        driver.putDesc(RX_QUEUE, 0, 0x10_0000_0000L, RingDriver.SLOT, DESC_F_WRITE, 0);
+        driver.pushAvail(RX_QUEUE, 0);
         peerSend(frame(60, 17));
         invoker.invoke();
 
@@ -260,14 +263,14 @@ class VirtioNetDeviceTest
         assertEquals(1, device.counters().get(IOMMU_FAULTS));
         assertEquals(1, device.iommu().faults());
         assertEquals(0x10_0000_0000L, device.iommu().lastFaultIova());
-        assertEquals(0, driver.usedIdx(NET_RX_QUEUE));
+        assertEquals(0, driver.usedIdx(RX_QUEUE));
         assertNotNull(device.lastError());
 
         // the device stays stopped until reset
         driver.postRx(1, RingDriver.SLOT);
         peerSend(frame(60, 18));
         invoker.invoke();
-        assertEquals(0, driver.usedIdx(NET_RX_QUEUE));
+        assertEquals(0, driver.usedIdx(RX_QUEUE));
     }
 
     @Test
@@ -275,7 +278,7 @@ class VirtioNetDeviceTest
     {
         driver.start();
         driver.memory.close(); // unmaps the rings while the device is live
-        driver.notifyQueue(NET_TX_QUEUE);
+        driver.notifyQueue(TX_QUEUE);
         invoker.invoke();
         assertTrue(needsReset());
         assertEquals(1, device.counters().get(IOMMU_FAULTS));
@@ -285,9 +288,9 @@ class VirtioNetDeviceTest
     void resetRecoversFromNeedsReset()
     {
         driver.start();
-        driver.putDesc(NET_TX_QUEUE, 0, 0x10_0000_0000L, 100, 0, 0);
-        driver.pushAvail(NET_TX_QUEUE, 0);
-        driver.notifyQueue(NET_TX_QUEUE);
+        driver.putDesc(TX_QUEUE, 0, 0x10_0000_0000L, 100, 0, 0);
+        driver.pushAvail(TX_QUEUE, 0);
+        driver.notifyQueue(TX_QUEUE);
         invoker.invoke();
         assertTrue(needsReset());
         assertEquals(ISR_CONFIG, driver.bar.read8(VirtioNetRegisters.ISR_OFFSET) & ISR_CONFIG);
@@ -298,7 +301,7 @@ class VirtioNetDeviceTest
         final byte[] f = frame(60, 19);
         driver.sendTx(1, f);
         invoker.invoke();
-        assertEquals(1, driver.usedIdx(NET_TX_QUEUE));
+        assertEquals(1, driver.usedIdx(TX_QUEUE));
         pollPeer();
         assertArrayEquals(f, peerFrames.get(0));
     }
@@ -307,12 +310,12 @@ class VirtioNetDeviceTest
     {
         driver.start();
         buildChain.run();
-        driver.notifyQueue(NET_TX_QUEUE);
+        driver.notifyQueue(TX_QUEUE);
         invoker.invoke();
         assertTrue(needsReset(), expectedReason);
         assertEquals(1, device.counters().get(DEVICE_ERRORS));
         assertTrue(device.lastError().contains(expectedReason), device.lastError());
-        assertEquals(0, driver.usedIdx(NET_TX_QUEUE));
+        assertEquals(0, driver.usedIdx(TX_QUEUE));
         pollPeer();
         assertTrue(peerFrames.isEmpty());
     }
@@ -322,9 +325,9 @@ class VirtioNetDeviceTest
     {
         assertMalformedTxChain(() ->
         {
-            driver.putDesc(NET_TX_QUEUE, 0, driver.slotAddress(NET_TX_QUEUE, 0), 64, DESC_F_NEXT, 1);
-            driver.putDesc(NET_TX_QUEUE, 1, driver.slotAddress(NET_TX_QUEUE, 1), 64, DESC_F_NEXT, 0);
-            driver.pushAvail(NET_TX_QUEUE, 0);
+            driver.putDesc(TX_QUEUE, 0, driver.slotAddress(TX_QUEUE, 0), 64, DESC_F_NEXT, 1);
+            driver.putDesc(TX_QUEUE, 1, driver.slotAddress(TX_QUEUE, 1), 64, DESC_F_NEXT, 0);
+            driver.pushAvail(TX_QUEUE, 0);
         }, "loop");
     }
 
@@ -333,15 +336,15 @@ class VirtioNetDeviceTest
     {
         assertMalformedTxChain(() ->
         {
-            driver.putDesc(NET_TX_QUEUE, 0, driver.slotAddress(NET_TX_QUEUE, 0), 64, DESC_F_NEXT, SIZE);
-            driver.pushAvail(NET_TX_QUEUE, 0);
+            driver.putDesc(TX_QUEUE, 0, driver.slotAddress(TX_QUEUE, 0), 64, DESC_F_NEXT, SIZE);
+            driver.pushAvail(TX_QUEUE, 0);
         }, "next index");
     }
 
     @Test
     void headOutOfRangeIsMalformed()
     {
-        assertMalformedTxChain(() -> driver.pushAvail(NET_TX_QUEUE, SIZE + 3), "not a descriptor index");
+        assertMalformedTxChain(() -> driver.pushAvail(TX_QUEUE, SIZE + 3), "not a descriptor index");
     }
 
     @Test
@@ -349,8 +352,8 @@ class VirtioNetDeviceTest
     {
         assertMalformedTxChain(() ->
         {
-            driver.putDesc(NET_TX_QUEUE, 0, driver.slotAddress(NET_TX_QUEUE, 0), 64, DESC_F_INDIRECT, 0);
-            driver.pushAvail(NET_TX_QUEUE, 0);
+            driver.putDesc(TX_QUEUE, 0, driver.slotAddress(TX_QUEUE, 0), 64, DESC_F_INDIRECT, 0);
+            driver.pushAvail(TX_QUEUE, 0);
         }, "INDIRECT");
     }
 
@@ -359,9 +362,9 @@ class VirtioNetDeviceTest
     {
         assertMalformedTxChain(() ->
         {
-            driver.putDesc(NET_TX_QUEUE, 0, driver.slotAddress(NET_TX_QUEUE, 0), 64, DESC_F_WRITE | DESC_F_NEXT, 1);
-            driver.putDesc(NET_TX_QUEUE, 1, driver.slotAddress(NET_TX_QUEUE, 1), 64, 0, 0);
-            driver.pushAvail(NET_TX_QUEUE, 0);
+            driver.putDesc(TX_QUEUE, 0, driver.slotAddress(TX_QUEUE, 0), 64, DESC_F_WRITE | DESC_F_NEXT, 1);
+            driver.putDesc(TX_QUEUE, 1, driver.slotAddress(TX_QUEUE, 1), 64, 0, 0);
+            driver.pushAvail(TX_QUEUE, 0);
         }, "device-readable descriptor after");
     }
 
@@ -370,8 +373,8 @@ class VirtioNetDeviceTest
     {
         assertMalformedTxChain(() ->
         {
-            driver.putDesc(NET_TX_QUEUE, 0, driver.slotAddress(NET_TX_QUEUE, 0), 0, 0, 0);
-            driver.pushAvail(NET_TX_QUEUE, 0);
+            driver.putDesc(TX_QUEUE, 0, driver.slotAddress(TX_QUEUE, 0), 0, 0, 0);
+            driver.pushAvail(TX_QUEUE, 0);
         }, "zero-length");
     }
 
@@ -380,8 +383,8 @@ class VirtioNetDeviceTest
     {
         assertMalformedTxChain(() ->
         {
-            driver.putDesc(NET_TX_QUEUE, 0, driver.slotAddress(NET_TX_QUEUE, 0), 8, 0, 0);
-            driver.pushAvail(NET_TX_QUEUE, 0);
+            driver.putDesc(TX_QUEUE, 0, driver.slotAddress(TX_QUEUE, 0), 8, 0, 0);
+            driver.pushAvail(TX_QUEUE, 0);
         }, "virtio_net_hdr");
     }
 
@@ -390,8 +393,8 @@ class VirtioNetDeviceTest
     {
         assertMalformedTxChain(() ->
         {
-            final int avail = (int)(driver.availAddress(NET_TX_QUEUE) - driver.memory.address());
-            driver.buffer.putShortVolatile(avail + AVAIL_IDX, (short)(SIZE + 1));
+            final int avail = (int)(driver.availAddress(TX_QUEUE) - driver.memory.address());
+            driver.buffer.putShortVolatile(avail + RING_IDX, (short)(SIZE + 1));
         }, "avail.idx");
     }
 
@@ -399,8 +402,8 @@ class VirtioNetDeviceTest
     void rxChainWithoutRoomForHeaderIsMalformed()
     {
         driver.start();
-        driver.putDesc(NET_RX_QUEUE, 0, driver.slotAddress(NET_RX_QUEUE, 0), 10, DESC_F_WRITE, 0);
-        driver.pushAvail(NET_RX_QUEUE, 0);
+        driver.putDesc(RX_QUEUE, 0, driver.slotAddress(RX_QUEUE, 0), 10, DESC_F_WRITE, 0);
+        driver.pushAvail(RX_QUEUE, 0);
         peerSend(frame(60, 20));
         invoker.invoke();
         assertTrue(needsReset());
@@ -411,11 +414,11 @@ class VirtioNetDeviceTest
     void noInterruptFlagSuppressesIsr()
     {
         driver.start();
-        driver.availFlags(NET_TX_QUEUE, AVAIL_F_NO_INTERRUPT);
+        driver.availFlags(TX_QUEUE, AVAIL_F_NO_INTERRUPT);
         driver.bar.read8(VirtioNetRegisters.ISR_OFFSET);
         driver.sendTx(0, frame(60, 21));
         invoker.invoke();
-        assertEquals(1, driver.usedIdx(NET_TX_QUEUE));
+        assertEquals(1, driver.usedIdx(TX_QUEUE));
         assertEquals(0, driver.bar.read8(VirtioNetRegisters.ISR_OFFSET));
     }
 
@@ -430,9 +433,9 @@ class VirtioNetDeviceTest
             peerSend(frame(60, n));
             driver.sendTx(n & (SIZE - 1), frame(60, 1000 + n));
             invoker.invoke();
-            assertEquals((n + 1) & 0xffff, driver.usedIdx(NET_RX_QUEUE));
-            assertEquals((n + 1) & 0xffff, driver.usedIdx(NET_TX_QUEUE));
-            assertEquals(n & (SIZE - 1), driver.usedId(NET_RX_QUEUE, n));
+            assertEquals((n + 1) & 0xffff, driver.usedIdx(RX_QUEUE));
+            assertEquals((n + 1) & 0xffff, driver.usedIdx(TX_QUEUE));
+            assertEquals(n & (SIZE - 1), driver.usedId(RX_QUEUE, n));
         }
         pollPeer();
         assertEquals(frames, peerFrames.size());

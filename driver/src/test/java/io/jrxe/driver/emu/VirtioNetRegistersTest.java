@@ -5,6 +5,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
+import static io.jrxe.driver.virtio.SplitVirtqueue.*;
+import static io.jrxe.driver.virtio.VirtioNet.*;
+import static io.jrxe.driver.virtio.VirtioPci.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 class VirtioNetRegistersTest
@@ -63,16 +66,16 @@ class VirtioNetRegistersTest
         final int[] mac = {0x52, 0x54, 0x00, 0xab, 0xcd, 0xef};
         for (int i = 0; i < 6; i++)
         {
-            assertEquals(mac[i], bar.read8(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_MAC + i));
+            assertEquals(mac[i], bar.read8(VirtioNetRegisters.DEVICE_OFFSET + CONFIG_MAC + i));
         }
-        assertEquals(NET_S_LINK_UP, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_STATUS));
-        assertEquals(1, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_MAX_VIRTQUEUE_PAIRS));
-        assertEquals(4000, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_MTU));
+        assertEquals(S_LINK_UP, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + CONFIG_STATUS));
+        assertEquals(1, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + CONFIG_MAX_VIRTQUEUE_PAIRS));
+        assertEquals(4000, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + CONFIG_MTU));
 
         final int generation = bar.read8(COMMON_CONFIG_GENERATION);
         bar.read8(VirtioNetRegisters.ISR_OFFSET);
         device.linkUp(false);
-        assertEquals(0, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + NET_CFG_STATUS));
+        assertEquals(0, bar.read16(VirtioNetRegisters.DEVICE_OFFSET + CONFIG_STATUS));
         assertNotEquals(generation, bar.read8(COMMON_CONFIG_GENERATION), "config_generation changes");
         assertEquals(ISR_CONFIG, bar.read8(VirtioNetRegisters.ISR_OFFSET));
         assertEquals(0, bar.read8(VirtioNetRegisters.ISR_OFFSET), "reading ISR clears it");
