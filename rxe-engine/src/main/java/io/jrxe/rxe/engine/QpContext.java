@@ -89,7 +89,7 @@ final class QpContext
     int readFirstPsn;
     long readVa;
     long readResid;
-    final ResponderResources resources;
+    ResponderResources resources;
 
     /** Scheduled on the engine's run list. */
     boolean scheduled;

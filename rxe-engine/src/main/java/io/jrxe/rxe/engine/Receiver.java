@@ -21,6 +21,7 @@ final class Receiver
     private final RxeEngine engine;
     private final EngineCounters counters;
     private final Responder responder;
+    private final DatagramResponder datagrams;
     private final Completer completer;
     private final GsiEndpoint gsi;
     private final Icrc icrc = new Icrc();
@@ -32,12 +33,14 @@ final class Receiver
         final RxeEngine engine,
         final EngineCounters counters,
         final Responder responder,
+        final DatagramResponder datagrams,
         final Completer completer,
         final GsiEndpoint gsi)
     {
         this.engine = engine;
         this.counters = counters;
         this.responder = responder;
+        this.datagrams = datagrams;
         this.completer = completer;
         this.gsi = gsi;
     }
@@ -184,7 +187,7 @@ final class Receiver
                     counters.dropQkey++;
                     return;
                 }
-                responder.onDatagram(qp, p, deth.srcQp());
+                datagrams.onDatagram(qp, p, deth.srcQp());
                 return;
             }
             responder.onRequest(qp, p);
