@@ -1,0 +1,185 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.Mtu;
+import io.jrxe.rxe.verbs.QpType;
+import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.SendFlags;
+import io.jrxe.rxe.verbs.SendWorkRequest;
+import io.jrxe.rxe.verbs.WcFlags;
+import io.jrxe.rxe.verbs.WcOpcode;
+import io.jrxe.rxe.verbs.WcStatus;
+import io.jrxe.rxe.verbs.WorkCompletion;
+import io.jrxe.rxe.verbs.WrOpcode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class RcDataPathTest
+{
+    private static final int ALL = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ |
+        AccessFlags.REMOTE_ATOMIC;
+    private final EnginePair pair = new EnginePair(1);
+    private final List<WorkCompletion> sendWcs = new ArrayList<>();
+    private final List<WorkCompletion> recvWcs = new ArrayList<>();
+
+    @AfterEach
+    void close()
+    {
+        assertEquals(List.of(), pair.internalErrors);
+        pair.close();
+    }
+
+    static void fill(final EnginePair.Region r, final int offset, final int length, final int seed)
+    {
+        for (int i = 0; i < length; i++)
+        {
+            r.buffer.putByte(offset + i, (byte)(seed * 31 + i * 7 + (i >> 8)));
+        }
+    }
+
+    static void assertBytes(final EnginePair.Region r, final int offset, final int length, final int seed)
+    {
+        for (int i = 0; i < length; i++)
+        {
+            final byte expected = (byte)(seed * 31 + i * 7 + (i >> 8));
+            if (expected != r.buffer.getByte(offset + i))
+            {
+                throw new AssertionError("byte " + i + " of " + length + ": expected " + expected + " got " +
+                    r.buffer.getByte(offset + i));
+            }
+        }
+    }
+
+    static SendWorkRequest sendWr(final int opcode, final long wrId, final EnginePair.Region local, final int offset,
+        final int length)
+    {
+        final SendWorkRequest wr = new SendWorkRequest(4).wrId(wrId).opcode(opcode).sendFlags(SendFlags.SIGNALED);
+        wr.sgl().add(local.address() + offset, length, local.mr.lkey());
+        return wr;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 3, 1023, 1024, 1025, 4096, 10_000, 65_536, 300_001})
+    void shouldSendMessagesOfAnyLengthWithEveryByteIntact(final int length)
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 64, Mtu.MTU_1024, 100, 0xFF_FFF0, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(Math.max(1, length), ALL);
+        final EnginePair.Region dst = pair.b.register(length + 64, ALL);
+        fill(src, 0, length, length);
+        pair.b.postRecv(qps[1], 77, dst, 0, length + 64);
+        pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, 5, src, 0, length));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1 && pair.b.pollRecv(recvWcs).size() == 1,
+            1_000_000, 100_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status(), sendWcs.toString());
+        assertEquals(5, sendWcs.get(0).wrId());
+        assertEquals(WcOpcode.SEND, sendWcs.get(0).opcode());
+        final WorkCompletion rwc = recvWcs.get(0);
+        assertEquals(WcStatus.SUCCESS.code(), rwc.status());
+        assertEquals(77, rwc.wrId());
+        assertEquals(WcOpcode.RECV, rwc.opcode());
+        assertEquals(length, rwc.byteLen());
+        assertEquals(qps[0].qpn(), rwc.srcQp());
+        assertBytes(dst, 0, length, length);
+        assertEquals(0, pair.a.engine.counters().completerRetryErr);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4095, 4096, 4097, 100_000})
+    void shouldWriteAndReadBackAtMtu4096(final int length)
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 64, Mtu.MTU_4096, 0xFF_FFFE, 7, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(length, ALL);
+        final EnginePair.Region back = pair.a.register(length, ALL);
+        final EnginePair.Region remote = pair.b.register(length + 128, ALL);
+        fill(src, 0, length, 3);
+        final SendWorkRequest write = sendWr(WrOpcode.RDMA_WRITE, 1, src, 0, length)
+            .remoteAddr(remote.address() + 64).rkey(remote.mr.rkey());
+        final SendWorkRequest read = sendWr(WrOpcode.RDMA_READ, 2, back, 0, length)
+            .remoteAddr(remote.address() + 64).rkey(remote.mr.rkey());
+        write.next(read);
+        pair.a.postSend(qps[0], write);
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2, 1_000_000, 100_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
+        assertEquals(WcOpcode.RDMA_WRITE, sendWcs.get(0).opcode());
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(1).status(), sendWcs.toString());
+        assertEquals(WcOpcode.RDMA_READ, sendWcs.get(1).opcode());
+        assertEquals(length, sendWcs.get(1).byteLen());
+        assertBytes(remote, 64, length, 3);
+        assertBytes(back, 0, length, 3);
+        assertEquals(0, remote.buffer.getLong(0)); // nothing outside [va, va + length)
+        assertEquals(0, remote.buffer.getLong(64 + length));
+        assertEquals(0, pair.b.pollRecv(recvWcs).size()); // a WRITE consumes no receive
+    }
+
+    @Test
+    void shouldDeliverImmediateAndInlineAndWriteWithImmediate()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 64, Mtu.MTU_256, 1, 2, new EnginePair.QpTuning());
+        final EnginePair.Region remote = pair.b.register(4096, ALL);
+        pair.b.postRecv(qps[1], 10, remote, 0, 100);
+        pair.b.postRecv(qps[1], 11, remote, 100, 100);
+        final SendWorkRequest inline = new SendWorkRequest(4).wrId(1).opcode(WrOpcode.SEND_WITH_IMM)
+            .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE | SendFlags.SOLICITED).immData(0x1234_5678);
+        final EnginePair.Region src = pair.a.register(1024, ALL);
+        fill(src, 0, 600, 9);
+        inline.sgl().add(src.address(), 40, src.mr.lkey());
+        final SendWorkRequest writeImm = sendWr(WrOpcode.RDMA_WRITE_WITH_IMM, 2, src, 0, 600)
+            .remoteAddr(remote.address() + 1000).rkey(remote.mr.rkey()).immData(0xCAFE);
+        inline.next(writeImm);
+        pair.a.postSend(qps[0], inline);
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2 && pair.b.pollRecv(recvWcs).size() == 2,
+            1_000_000, 100_000);
+        final WorkCompletion first = recvWcs.get(0);
+        assertEquals(10, first.wrId());
+        assertEquals(40, first.byteLen());
+        assertEquals(0x1234_5678, first.immData());
+        assertEquals(WcFlags.WITH_IMM, first.wcFlags() & WcFlags.WITH_IMM);
+        assertBytes(remote, 0, 40, 9);
+        final WorkCompletion second = recvWcs.get(1);
+        assertEquals(11, second.wrId());
+        assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, second.opcode());
+        assertEquals(600, second.byteLen());
+        assertEquals(0xCAFE, second.immData());
+        assertBytes(remote, 1000, 600, 9);
+    }
+
+    @Test
+    void shouldExecuteAtomicsOnHostMemory()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 64, Mtu.MTU_1024, 10, 20, new EnginePair.QpTuning());
+        final EnginePair.Region remote = pair.b.register(64, ALL);
+        final EnginePair.Region result = pair.a.register(64, ALL);
+        remote.buffer.putLong(8, 100, ByteOrder.nativeOrder());
+        final SendWorkRequest add = sendWr(WrOpcode.ATOMIC_FETCH_AND_ADD, 1, result, 0, 8)
+            .remoteAddr(remote.address() + 8).rkey(remote.mr.rkey()).compareAdd(5);
+        final SendWorkRequest casHit = sendWr(WrOpcode.ATOMIC_CMP_AND_SWP, 2, result, 8, 8)
+            .remoteAddr(remote.address() + 8).rkey(remote.mr.rkey()).compareAdd(105).swap(7);
+        final SendWorkRequest casMiss = sendWr(WrOpcode.ATOMIC_CMP_AND_SWP, 3, result, 16, 8)
+            .remoteAddr(remote.address() + 8).rkey(remote.mr.rkey()).compareAdd(105).swap(9);
+        add.next(casHit);
+        casHit.next(casMiss);
+        pair.a.postSend(qps[0], add);
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 3, 1_000_000, 100_000);
+        for (final WorkCompletion wc : sendWcs)
+        {
+            assertEquals(WcStatus.SUCCESS.code(), wc.status(), wc.toString());
+            assertEquals(8, wc.byteLen());
+        }
+        assertEquals(WcOpcode.FETCH_ADD, sendWcs.get(0).opcode());
+        assertEquals(WcOpcode.COMP_SWAP, sendWcs.get(1).opcode());
+        assertEquals(100, result.buffer.getLong(0, ByteOrder.nativeOrder()));
+        assertEquals(105, result.buffer.getLong(8, ByteOrder.nativeOrder()));
+        assertEquals(7, result.buffer.getLong(16, ByteOrder.nativeOrder()));
+        assertEquals(7, remote.buffer.getLong(8, ByteOrder.nativeOrder()));
+        assertEquals(0, remote.buffer.getLong(0));
+        assertEquals(0, remote.buffer.getLong(16));
+    }
+}
