@@ -78,6 +78,7 @@ public final class MemoryWire
         private Endpoint peer;
         private RxePacketSink sink;
         private boolean unreachable;
+        private Faults sendFaults = faults;
         private long sent;
         private long delivered;
 
@@ -103,6 +104,16 @@ public final class MemoryWire
         public void sink(final RxePacketSink sink)
         {
             this.sink = sink;
+        }
+
+        /** Uses separate fault settings for frames this endpoint sends (default: the wire's shared ones). */
+        public Faults ownFaults()
+        {
+            if (sendFaults == faults)
+            {
+                sendFaults = new Faults();
+            }
+            return sendFaults;
         }
 
         /** Makes prepare() fail, as an unresolved neighbour would. */
@@ -200,22 +211,22 @@ public final class MemoryWire
             final byte[] frame = new byte[pool.length(id)];
             pool.buffer().getBytes(pool.dataOffset(id), frame);
             pool.free(id);
-            if (random.nextDouble() < faults.loss)
+            if (random.nextDouble() < sendFaults.loss)
             {
                 return;
             }
-            if (random.nextDouble() < faults.corrupt)
+            if (random.nextDouble() < sendFaults.corrupt)
             {
                 final int at = ETH_LENGTH + random.nextInt(frame.length - ETH_LENGTH);
                 frame[at] ^= (byte)(1 + random.nextInt(255));
             }
-            if (random.nextDouble() < faults.reorder)
+            if (random.nextDouble() < sendFaults.reorder)
             {
                 held.add(frame); // overtaken by the next frame(s) sent
                 return;
             }
             peer.inbound.add(frame);
-            if (random.nextDouble() < faults.duplicate)
+            if (random.nextDouble() < sendFaults.duplicate)
             {
                 peer.inbound.add(frame.clone());
             }
