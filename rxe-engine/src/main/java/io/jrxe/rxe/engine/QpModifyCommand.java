@@ -32,7 +32,9 @@ final class QpModifyCommand
     final int sqPsn;
     final int rqPsn;
 
-    QpModifyCommand(final int kind, final QpContext context, final QpState to, final int mask, final QpAttr attr)
+    QpModifyCommand(
+        final int kind, final QpContext context, final QpState to, final int mask, final QpAttr attr,
+        final int datagramMtu)
     {
         this.kind = kind;
         this.context = context;
@@ -58,7 +60,7 @@ final class QpModifyCommand
         }
         else
         {
-            pathMtu = null == attr.pathMtu() ? 256 : attr.pathMtu().bytes();
+            pathMtu = 0 != datagramMtu ? datagramMtu : null == attr.pathMtu() ? 256 : attr.pathMtu().bytes();
             destQpn = attr.destQpNum();
             dgidHi = attr.ahAttr().dgidHi();
             dgidLo = attr.ahAttr().dgidLo();

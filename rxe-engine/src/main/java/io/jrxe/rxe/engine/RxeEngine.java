@@ -8,6 +8,7 @@ import io.jrxe.rxe.verbs.AsyncEvent;
 import io.jrxe.rxe.verbs.MemoryWindow;
 import io.jrxe.rxe.verbs.MrAccess;
 import io.jrxe.rxe.verbs.MrStatus;
+import io.jrxe.rxe.verbs.PortAttr;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
 import io.jrxe.rxe.verbs.QpDoorbell;
@@ -256,6 +257,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Int2ObjectHashMap<QpContext> byQpn = new Int2ObjectHashMap<>();
     private final IntArrayQueue runQueue;
     private final WorkCompletion flushWc = new WorkCompletion();
+    private final PortAttr portAttr = new PortAttr();
     private final Doorbell.Handler doorbellHandler = this::onDoorbell;
     private final TransportTimers.Handler timerHandler = this::onTimer;
     private final Consumer<QpModifyCommand> commandHandler = this::apply;
@@ -388,7 +390,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             pendingContexts[slot] = context;
             qpnToSlot.set(qp.qpn(), slot + 1);
         }
-        offer(new QpModifyCommand(QpModifyCommand.MODIFY, context, to, mask, attr));
+        // UD/GSI have no path: their MTU is the port's active MTU (rxe uses the port MTU for datagrams)
+        final int datagramMtu = qp.type().isDatagram() ? device.queryPort(RxeDevice.PORT, portAttr).activeMtu()
+            .bytes() : 0;
+        offer(new QpModifyCommand(QpModifyCommand.MODIFY, context, to, mask, attr, datagramMtu));
         doorbell.ring(slot);
     }
 
@@ -402,7 +407,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             return;
         }
         qpnToSlot.set(qp.qpn(), 0);
-        offer(new QpModifyCommand(QpModifyCommand.DESTROY, pendingContexts[slot], QpState.RESET, 0, null));
+        offer(new QpModifyCommand(QpModifyCommand.DESTROY, pendingContexts[slot], QpState.RESET, 0, null, 0));
         pendingContexts[slot] = null;
     }
 

@@ -79,6 +79,7 @@ public final class MemoryWire
         private RxePacketSink sink;
         private boolean unreachable;
         private Faults sendFaults = faults;
+        private java.util.function.LongPredicate dropSent;
         private long sent;
         private long delivered;
 
@@ -114,6 +115,12 @@ public final class MemoryWire
                 sendFaults = new Faults();
             }
             return sendFaults;
+        }
+
+        /** Drops the frames whose send index (0-based, counting every send of this endpoint) matches. */
+        public void dropSent(final java.util.function.LongPredicate predicate)
+        {
+            this.dropSent = predicate;
         }
 
         /** Makes prepare() fail, as an unresolved neighbour would. */
@@ -207,10 +214,14 @@ public final class MemoryWire
         @Override
         public void send(final int id)
         {
-            sent++;
+            final long index = sent++;
             final byte[] frame = new byte[pool.length(id)];
             pool.buffer().getBytes(pool.dataOffset(id), frame);
             pool.free(id);
+            if (null != dropSent && dropSent.test(index))
+            {
+                return;
+            }
             if (random.nextDouble() < sendFaults.loss)
             {
                 return;
