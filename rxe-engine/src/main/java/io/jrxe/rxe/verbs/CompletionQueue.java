@@ -30,7 +30,7 @@ import org.agrona.BitUtil;
  * then {@code -EIO}. The consumer may still drain the completions already queued; once empty {@link #poll}
  * returns {@code -EIO}.
  */
-public final class CompletionQueue
+public final class CompletionQueue extends UseCounted
 {
     /** Not armed. */
     static final int NOTIFY_NONE = 0;
@@ -66,7 +66,6 @@ public final class CompletionQueue
     private final int mask;
     private final WorkCompletion[] slots;
     private final CompletionHandler completionHandler;
-    private int useCount;
 
     @SuppressWarnings("unused") // accessed through HEAD
     private long head;
@@ -212,21 +211,6 @@ public final class CompletionQueue
             completionHandler.onCompletionEvent(this);
         }
         return 0;
-    }
-
-    int useCount()
-    {
-        return useCount;
-    }
-
-    void acquire()
-    {
-        useCount++;
-    }
-
-    void release()
-    {
-        useCount--;
     }
 
     /** {@inheritDoc} */

@@ -32,11 +32,11 @@ public final class MemoryWindow
     private final int type;
     private final int index;
     private final StampedLock lock = new StampedLock();
-    private int rkey;
-    private int state;
+    private volatile int rkey;
+    private volatile int state;
     private MemoryRegion mr;
     private long addr;
-    private long length;
+    private volatile long length;
     private int access;
     private int qpn = -1;
 
@@ -70,43 +70,19 @@ public final class MemoryWindow
     /** @return current rkey (the key byte changes with every bind). */
     public int rkey()
     {
-        final long stamp = lock.readLock();
-        try
-        {
-            return rkey;
-        }
-        finally
-        {
-            lock.unlockRead(stamp);
-        }
+        return rkey;
     }
 
     /** @return current state. */
     public int state()
     {
-        final long stamp = lock.readLock();
-        try
-        {
-            return state;
-        }
-        finally
-        {
-            lock.unlockRead(stamp);
-        }
+        return state;
     }
 
     /** @return bound length, 0 when unbound. */
     public long length()
     {
-        final long stamp = lock.readLock();
-        try
-        {
-            return length;
-        }
-        finally
-        {
-            lock.unlockRead(stamp);
-        }
+        return length;
     }
 
     /**

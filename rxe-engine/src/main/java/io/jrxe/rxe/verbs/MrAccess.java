@@ -22,6 +22,8 @@ public final class MrAccess
     private final UnsafeBuffer scratch = new UnsafeBuffer(0, 0);
     private MemoryRegion region;
     private long address;
+    private int cursorIndex;
+    private int cursorOffset;
 
     /**
      * @param table the device's key table.
@@ -233,6 +235,151 @@ public final class MrAccess
             copyIn(src, srcOffset, length);
         }
         return status;
+    }
+
+    /**
+     * Gather the next {@code length} payload bytes of a send WQE into a packet buffer, starting at the WQE's
+     * cursor ({@link SendWqe#sgeIndex()}, {@link SendWqe#sgeOffset()}) and advancing it. Inline WQEs copy from
+     * their inline data at offset {@link SendWqe#bytesDone()} (the caller advances bytesDone for both kinds).
+     * Each SGE is checked as a local read (lkey, PD, range).
+     *
+     * @param pd QP's PD.
+     * @param wqe send WQE.
+     * @param dst packet buffer.
+     * @param dstOffset offset in dst.
+     * @param length bytes to gather.
+     * @return {@link MrStatus} code (LENGTH if the SGEs hold fewer bytes); on failure the cursor is unchanged.
+     */
+    public int gather(
+        final ProtectionDomain pd,
+        final SendWqe wqe,
+        final MutableDirectBuffer dst,
+        final int dstOffset,
+        final int length)
+    {
+        if (wqe.isInline())
+        {
+            if (wqe.bytesDone() + length > wqe.inlineLength())
+            {
+                return MrStatus.LENGTH;
+            }
+            dst.putBytes(dstOffset, wqe.inlineData(), (int)wqe.bytesDone(), length);
+            return MrStatus.OK;
+        }
+        final int status = walk(pd, wqe.sgl(), wqe.sgeIndex(), wqe.sgeOffset(), 0, dst, null, dstOffset, length);
+        if (MrStatus.OK == status)
+        {
+            wqe.sgeIndex(cursorIndex).sgeOffset(cursorOffset);
+        }
+        return status;
+    }
+
+    /**
+     * Scatter payload bytes into a receive WQE's SGE list at its cursor, advancing it; each SGE is checked for
+     * LOCAL_WRITE.
+     *
+     * @param pd QP's PD.
+     * @param wqe receive WQE.
+     * @param src packet buffer.
+     * @param srcOffset offset in src.
+     * @param length bytes.
+     * @return {@link MrStatus} code (LENGTH if the buffers are too small: {@code LOC_LEN_ERR}).
+     */
+    public int scatter(
+        final ProtectionDomain pd, final RecvWqe wqe, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        final int status = walk(
+            pd, wqe.sgl(), wqe.sgeIndex(), wqe.sgeOffset(), AccessFlags.LOCAL_WRITE, null, src, srcOffset, length);
+        if (MrStatus.OK == status)
+        {
+            wqe.sgeIndex(cursorIndex).sgeOffset(cursorOffset);
+        }
+        return status;
+    }
+
+    /**
+     * Scatter RDMA READ response (or atomic result) bytes into a send WQE's SGE list at its cursor.
+     *
+     * @param pd QP's PD.
+     * @param wqe the READ/atomic send WQE.
+     * @param src packet buffer.
+     * @param srcOffset offset in src.
+     * @param length bytes.
+     * @return {@link MrStatus} code.
+     */
+    public int scatter(
+        final ProtectionDomain pd, final SendWqe wqe, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        final int status = walk(
+            pd, wqe.sgl(), wqe.sgeIndex(), wqe.sgeOffset(), AccessFlags.LOCAL_WRITE, null, src, srcOffset, length);
+        if (MrStatus.OK == status)
+        {
+            wqe.sgeIndex(cursorIndex).sgeOffset(cursorOffset);
+        }
+        return status;
+    }
+
+    // Check every SGE piece first, then copy, so a failure leaves memory and cursor untouched.
+    private int walk(
+        final ProtectionDomain pd,
+        final SgeList sgl,
+        final int startIndex,
+        final int startOffset,
+        final int access,
+        final MutableDirectBuffer dst,
+        final DirectBuffer src,
+        final int bufOffset,
+        final int length)
+    {
+        for (int pass = 0; pass < 2; pass++)
+        {
+            int index = startIndex;
+            int offset = startOffset;
+            int remaining = length;
+            int pos = bufOffset;
+            while (remaining > 0)
+            {
+                if (index >= sgl.count())
+                {
+                    return MrStatus.LENGTH;
+                }
+                final long sgeLength = sgl.length(index) & 0xffff_ffffL;
+                final int chunk = (int)Math.min(remaining, sgeLength - offset);
+                if (chunk <= 0)
+                {
+                    index++;
+                    offset = 0;
+                    continue;
+                }
+                final int status = checkLocal(pd, sgl.lkey(index), access, sgl.address(index) + offset, chunk);
+                if (MrStatus.OK != status)
+                {
+                    return status;
+                }
+                if (1 == pass)
+                {
+                    if (null != dst)
+                    {
+                        copyOut(dst, pos, chunk);
+                    }
+                    else
+                    {
+                        copyIn(src, pos, chunk);
+                    }
+                }
+                pos += chunk;
+                remaining -= chunk;
+                offset += chunk;
+                if (offset == sgeLength)
+                {
+                    index++;
+                    offset = 0;
+                }
+            }
+            cursorIndex = index;
+            cursorOffset = offset;
+        }
+        return MrStatus.OK;
     }
 
     /**

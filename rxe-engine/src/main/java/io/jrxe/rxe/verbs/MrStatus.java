@@ -24,6 +24,8 @@ public final class MrStatus
     public static final int WRONG_QP = 6;
     /** The operation is not allowed on this object (e.g. invalidating a type 1 window or a bound MR). */
     public static final int NOT_ALLOWED = 7;
+    /** The SGE list is shorter than the data (receive: {@code LOC_LEN_ERR}). */
+    public static final int LENGTH = 8;
 
     /** AETH syndrome of a NAK Remote Access Error. */
     public static final int AETH_NAK_REMOTE_ACCESS_ERROR = 0x62;
@@ -57,6 +59,7 @@ public final class MrStatus
             case INVALID_STATE: return "INVALID_STATE";
             case WRONG_QP: return "WRONG_QP";
             case NOT_ALLOWED: return "NOT_ALLOWED";
+            case LENGTH: return "LENGTH";
             default: return "MrStatus(" + status + ")";
         }
     }

@@ -4,11 +4,10 @@ package io.jrxe.rxe.verbs;
  * A protection domain: MRs, MWs, QPs, SRQs and AHs belong to one, and a QP may only use memory of its own PD.
  * Deallocation is refused while any object still uses it.
  */
-public final class ProtectionDomain
+public final class ProtectionDomain extends UseCounted
 {
     private final RxeDevice device;
     private final int handle;
-    private int useCount;
     private boolean valid = true;
 
     ProtectionDomain(final RxeDevice device, final int handle)
@@ -29,26 +28,10 @@ public final class ProtectionDomain
         return handle;
     }
 
-    /** @return number of objects that reference this PD. */
-    public int useCount()
-    {
-        return useCount;
-    }
-
     /** @return false once deallocated. */
     public boolean isValid()
     {
         return valid;
-    }
-
-    void acquire()
-    {
-        useCount++;
-    }
-
-    void release()
-    {
-        useCount--;
     }
 
     void invalidate()
@@ -59,6 +42,6 @@ public final class ProtectionDomain
     /** {@inheritDoc} */
     public String toString()
     {
-        return "ProtectionDomain{handle=" + handle + ", useCount=" + useCount + '}';
+        return "ProtectionDomain{handle=" + handle + ", useCount=" + useCount() + '}';
     }
 }

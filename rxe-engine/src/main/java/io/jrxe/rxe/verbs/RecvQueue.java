@@ -12,10 +12,12 @@ public final class RecvQueue
     private final QueuePair qp;
     private final int maxSge;
     private final WqeRing<RecvWqe> ring;
+    private final BadWrSink badWrSink;
 
     RecvQueue(final QueuePair qp, final int maxWr, final int maxSge)
     {
         this.qp = qp;
+        this.badWrSink = qp::badRecv;
         this.maxSge = maxSge;
         this.ring = new WqeRing<>(maxWr, () -> new RecvWqe(maxSge));
     }
@@ -61,6 +63,32 @@ public final class RecvQueue
     int post(final RecvWorkRequest first)
     {
         final long start = ring.producerPlain();
+        final int result = postChain(ring, maxSge, ring.capacity(), first, badWrSink);
+        if (ring.producerPlain() != start)
+        {
+            qp.device().doorbell().onPost(qp, false);
+        }
+        return result;
+    }
+
+    /** Where a post reports the WR it stopped at. */
+    interface BadWrSink
+    {
+        int badRecv(RecvWorkRequest wr, int index, int err, String reason);
+    }
+
+    /**
+     * Validate and queue a chain of receive WRs (QP RQ or SRQ): the WRs before the first bad one are published,
+     * the bad one goes to the sink.
+     */
+    static int postChain(
+        final WqeRing<RecvWqe> ring,
+        final int maxSge,
+        final int maxWr,
+        final RecvWorkRequest first,
+        final BadWrSink sink)
+    {
+        final long start = ring.producerPlain();
         long planned = start;
         int index = 0;
         int result = 0;
@@ -69,12 +97,12 @@ public final class RecvQueue
             final String invalid = validate(wr, maxSge);
             if (null != invalid)
             {
-                result = qp.badRecv(wr, index, -Errno.EINVAL, invalid);
+                result = sink.badRecv(wr, index, -Errno.EINVAL, invalid);
                 break;
             }
-            if (ring.free(planned) <= 0)
+            if (planned - ring.consumerPosition() >= maxWr || ring.free(planned) <= 0)
             {
-                result = qp.badRecv(wr, index, -Errno.ENOMEM, "receive queue full: poll completions first");
+                result = sink.badRecv(wr, index, -Errno.ENOMEM, "receive queue full: poll completions first");
                 break;
             }
             ring.slot(planned).fill(wr, wr.sgl().totalLength());
@@ -83,7 +111,6 @@ public final class RecvQueue
         if (planned != start)
         {
             ring.publish(planned);
-            qp.device().doorbell().onPost(qp, false);
         }
         return result;
     }

@@ -681,6 +681,19 @@ public final class RxeDevice
     }
 
     /**
+     * {@code ib_query_srq}.
+     *
+     * @param srq the SRQ.
+     * @param dst destination.
+     * @return dst.
+     */
+    public synchronized SrqAttr querySrq(final SharedReceiveQueue srq, final SrqAttr dst)
+    {
+        checkSrq(srq);
+        return srq.query(dst);
+    }
+
+    /**
      * {@code ib_destroy_srq}: refused while QPs use it.
      *
      * @param srq the SRQ.

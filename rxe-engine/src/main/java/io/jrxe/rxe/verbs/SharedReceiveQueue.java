@@ -11,7 +11,7 @@ import java.lang.invoke.VarHandle;
  * disarmed (set to 0) until the application arms it again with modify (IBA 10.2.9 shared receive queues;
  * rxe_resp.c {@code get_srq_wqe}).
  */
-public final class SharedReceiveQueue
+public final class SharedReceiveQueue extends UseCounted
 {
     private static final VarHandle LIMIT;
 
@@ -33,9 +33,9 @@ public final class SharedReceiveQueue
     private final int maxSge;
     private final WqeRing<RecvWqe> ring;
     private volatile int maxWr;
-    private int useCount;
     @SuppressWarnings("unused") // accessed through LIMIT
     private int limit;
+    private final RecvQueue.BadWrSink badWrSink = this::badRecv;
     private RecvWorkRequest badWr;
     private int badWrIndex = -1;
     private String postError;
@@ -102,34 +102,15 @@ public final class SharedReceiveQueue
         badWrIndex = -1;
         postError = null;
         final long start = ring.producerPlain();
-        long planned = start;
-        int index = 0;
-        int result = 0;
-        for (RecvWorkRequest wr = first; null != wr; wr = wr.next(), index++)
+        final int result = RecvQueue.postChain(ring, maxSge, maxWr, first, badWrSink);
+        if (ring.producerPlain() != start)
         {
-            final String invalid = RecvQueue.validate(wr, maxSge);
-            if (null != invalid)
-            {
-                result = bad(wr, index, -Errno.EINVAL, invalid);
-                break;
-            }
-            if (planned - ring.consumerPosition() >= maxWr || ring.free(planned) <= 0)
-            {
-                result = bad(wr, index, -Errno.ENOMEM, "SRQ full: poll completions before posting more");
-                break;
-            }
-            ring.slot(planned).fill(wr, wr.sgl().totalLength());
-            planned++;
-        }
-        if (planned != start)
-        {
-            ring.publish(planned);
             device.doorbell().onSrqPost(this);
         }
         return result;
     }
 
-    private int bad(final RecvWorkRequest wr, final int index, final int err, final String reason)
+    private int badRecv(final RecvWorkRequest wr, final int index, final int err, final String reason)
     {
         badWr = wr;
         badWrIndex = index;
@@ -191,20 +172,5 @@ public final class SharedReceiveQueue
         {
             LIMIT.setVolatile(this, attr.srqLimit());
         }
-    }
-
-    int useCount()
-    {
-        return useCount;
-    }
-
-    void acquire()
-    {
-        useCount++;
-    }
-
-    void release()
-    {
-        useCount--;
     }
 }
