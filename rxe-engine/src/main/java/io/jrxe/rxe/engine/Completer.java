@@ -4,6 +4,7 @@ import io.jrxe.rxe.proto.Aeth;
 import io.jrxe.rxe.proto.AtomicAckEth;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Psn;
+import io.jrxe.rxe.verbs.MrAccess;
 import io.jrxe.rxe.verbs.MrStatus;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.SendWqe;
@@ -33,17 +34,17 @@ import java.nio.ByteOrder;
 final class Completer
 {
     private final RxeEngine engine;
-    private final SgeCopier copier;
+    private final MrAccess mr;
     private final EngineCounters counters;
     private final Aeth aeth = new Aeth();
     private final AtomicAckEth atomicAckEth = new AtomicAckEth();
     private final WorkCompletion wc = new WorkCompletion();
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[8]);
 
-    Completer(final RxeEngine engine, final SgeCopier copier, final EngineCounters counters)
+    Completer(final RxeEngine engine, final MrAccess mr, final EngineCounters counters)
     {
         this.engine = engine;
-        this.copier = copier;
+        this.mr = mr;
         this.counters = counters;
     }
 
@@ -174,7 +175,7 @@ final class Completer
         }
         if (len > 0)
         {
-            final int status = copier.scatter(c.qp.pd(), wqe.sgl(), offset, p.buffer, p.payloadOffset, len);
+            final int status = mr.scatter(c.qp.pd(), wqe, p.buffer, p.payloadOffset, len);
             if (MrStatus.OK != status)
             {
                 fail(c, wqe, WcStatus.LOC_PROT_ERR);
@@ -206,7 +207,7 @@ final class Completer
             .origRemoteData();
         // the 8-byte result lands in local memory in host order, as rxe does
         scratch.putLong(0, original, ByteOrder.nativeOrder());
-        final int status = copier.scatter(c.qp.pd(), wqe.sgl(), 0, scratch, 0, 8);
+        final int status = mr.scatter(c.qp.pd(), wqe, scratch, 0, 8);
         if (MrStatus.OK != status)
         {
             fail(c, wqe, WcStatus.LOC_PROT_ERR);

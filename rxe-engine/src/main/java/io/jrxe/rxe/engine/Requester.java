@@ -165,6 +165,7 @@ final class Requester
             {
                 c.rdAtomicOutstanding++;
             }
+            positionCursor(wqe, 0);
         }
 
         final long done = wqe.bytesDone();
@@ -233,7 +234,7 @@ final class Requester
         writeExtensionHeaders(c, wqe, reqOpcode, kind, buf, b, done, length);
 
         final int payloadOffset = b + Opcode.headerLength(reqOpcode);
-        if (payload > 0 && !gather(c, wqe, buf, payloadOffset, done, payload))
+        if (payload > 0 && MrStatus.OK != mr.gather(c.qp.pd(), wqe, buf, payloadOffset, payload))
         {
             tx.abort();
             failWqe(c, wqe, WcStatus.LOC_PROT_ERR);
@@ -342,40 +343,20 @@ final class Requester
     }
 
     /**
-     * Copies {@code length} message bytes starting at message offset {@code from} into the packet, from inline
-     * data or through the SGEs (each checked against its lkey and the QP's PD).
+     * Points the WQE's gather cursor at message offset {@code offset} (after a rewind), so that
+     * {@link MrAccess#gather} continues from there.
      */
-    private boolean gather(
-        final QpContext c, final SendWqe wqe, final UnsafeBuffer dst, final int dstOffset, final long from,
-        final int length)
+    static void positionCursor(final SendWqe wqe, final long offset)
     {
-        if (wqe.isInline())
-        {
-            dst.putBytes(dstOffset, wqe.inlineData(), (int)from, length);
-            return true;
-        }
         final SgeList sgl = wqe.sgl();
-        long skip = from;
-        int remaining = length;
-        int at = dstOffset;
-        for (int i = 0, n = sgl.count(); i < n && remaining > 0; i++)
+        long skip = offset;
+        int index = 0;
+        while (index < sgl.count() && skip >= (sgl.length(index) & 0xffff_ffffL) && skip > 0)
         {
-            final long sgeLength = sgl.length(i) & 0xffff_ffffL;
-            if (skip >= sgeLength)
-            {
-                skip -= sgeLength;
-                continue;
-            }
-            final int chunk = (int)Math.min(remaining, sgeLength - skip);
-            if (MrStatus.OK != mr.copyFromLocal(c.qp.pd(), sgl.lkey(i), sgl.address(i) + skip, dst, at, chunk))
-            {
-                return false;
-            }
-            skip = 0;
-            at += chunk;
-            remaining -= chunk;
+            skip -= sgl.length(index) & 0xffff_ffffL;
+            index++;
         }
-        return 0 == remaining;
+        wqe.sgeIndex(index).sgeOffset((int)skip);
     }
 
     /**
@@ -409,6 +390,7 @@ final class Requester
             {
                 final int acked = firstPending ? Math.max(0, Psn.diff(c.compPsn, wqe.firstPsn())) : 0;
                 wqe.bytesDone(Math.min(wqe.length(), (long)acked * c.mtu));
+                positionCursor(wqe, wqe.bytesDone());
             }
             // READ keeps bytesDone = bytes received; atomics resend whole
             wqe.state(SendWqe.STATE_PROCESSING);

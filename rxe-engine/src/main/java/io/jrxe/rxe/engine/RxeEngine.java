@@ -282,7 +282,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         final SgeCopier copier = new SgeCopier(mr);
         this.recv = new RecvCompleter(copier);
         this.requester = new Requester(this, tx, mr, counters);
-        this.completer = new Completer(this, copier, counters);
+        this.completer = new Completer(this, mr, counters);
         this.responder = new Responder(this, new ResponderOutput(tx, mr, counters), recv, mr, counters);
         this.gsi = new GsiEndpoint(tx, counters);
         this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer,
