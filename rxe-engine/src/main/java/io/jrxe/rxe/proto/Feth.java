@@ -7,9 +7,9 @@ import org.agrona.DirectBuffer;
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
- *  +-------------------------------------------------------+---+-------+
- *  |                     reserved (26)                     |SEL|  PLT  |  0
- *  +-------------------------------------------------------+---+-------+
+ *  +---------------------------------------------------+---+-------+
+ *  |                  reserved (26)                    |SEL|  PLT  |  0
+ *  +---------------------------------------------------+---+-------+
  *  SEL = selectivity level (bits 5:4): 0 memory range, 1 whole memory region
  *  PLT = placement type (bits 3:0), a bit set: 1 global visibility, 2 persistence
  * </pre>

@@ -107,6 +107,19 @@ class IcrcTest
     }
 
     @Test
+    void shouldCoverIpv4OptionsUnmasked()
+    {
+        // vector 2 with IHL 6 and a 4-byte NOP/NOP/NOP/EOL option; expected value from zlib
+        final byte[] packet = Hex.bytes("46010044047840004011b4d5c0a80007c0a8000701010100c00012b7002c00002460ffff" +
+            "000000d300cf17104630818be28935d90e9a95505401be885e50000002606482");
+        final UnsafeBuffer buffer = place(Memory.HEAP, packet, 0);
+        assertEquals(0x82646002, icrc.compute(buffer, 0, packet.length));
+        assertTrue(icrc.check(buffer, 0, packet.length));
+        buffer.putByte(21, (byte)0);
+        assertFalse(icrc.check(buffer, 0, packet.length), "options are invariant");
+    }
+
+    @Test
     void shouldIgnoreEthernetPaddingAfterTheIpPacket()
     {
         final byte[] packet = Hex.bytes(UC_SEND_IPV4);
