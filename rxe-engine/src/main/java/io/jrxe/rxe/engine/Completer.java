@@ -13,6 +13,7 @@ import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WqeRing;
 import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -88,7 +89,7 @@ final class Completer
         }
         else
         {
-            counters.dropOpcode++;
+            counters.increment(RxeCounter.BAD_OPCODE);
         }
     }
 
@@ -169,7 +170,7 @@ final class Completer
         // IBA C9-?: every response packet but the last carries exactly one MTU; the last ends the message
         if (offset != wqe.bytesDone() || (end ? offset + len != length : (len != c.mtu || offset + len >= length)))
         {
-            counters.dropMalformed++;
+            counters.increment(RxeCounter.TRUNCATED);
             fastRetry(c);
             return;
         }
@@ -222,7 +223,7 @@ final class Completer
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         if (Aeth.isRnrNak(syndrome))
         {
-            counters.rcvdRnrErr++;
+            counters.increment(RxeCounter.RCVD_RNR_ERR);
             final SendWqe wqe = nakBefore(c, ring, psn);
             if (null == wqe)
             {
@@ -230,7 +231,7 @@ final class Completer
             }
             if (0 == c.rnrRetry)
             {
-                counters.retryRnrExceededErr++;
+                counters.increment(RxeCounter.RETRY_RNR_EXCEEDED_ERR);
                 fail(c, wqe, WcStatus.RNR_RETRY_EXC_ERR);
                 return;
             }
@@ -246,7 +247,7 @@ final class Completer
         }
         if (Aeth.NAK_PSN_SEQ_ERROR == syndrome)
         {
-            counters.rcvdSeqErr++;
+            counters.increment(RxeCounter.RCVD_SEQ_ERR);
             // the NAK PSN is the responder's ePSN: everything before it arrived (C9-? implicit ACK)
             final SendWqe wqe = nakBefore(c, ring, psn);
             if (null != wqe)
@@ -331,7 +332,7 @@ final class Completer
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         if (0 == c.retryCnt)
         {
-            counters.retryExceededErr++;
+            counters.increment(RxeCounter.RETRY_EXCEEDED_ERR);
             final SendWqe wqe = c.compIndex < ring.producerPosition() ? ring.slot(c.compIndex) : null;
             if (null != wqe)
             {
@@ -344,7 +345,7 @@ final class Completer
             return;
         }
         c.retryCnt--;
-        counters.completerRetryErr++;
+        counters.increment(RxeCounter.COMPLETER_RETRY_ERR);
         c.needRetry = true;
         c.waitRnr = false;
         engine.rearmRetransmit(c);

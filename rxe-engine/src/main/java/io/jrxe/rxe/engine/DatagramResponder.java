@@ -8,6 +8,7 @@ import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -39,7 +40,7 @@ final class DatagramResponder
     {
         if (!Opcode.isOnly(p.opcode))
         {
-            counters.dropOpcode++;
+            counters.increment(RxeCounter.BAD_OPCODE);
             return;
         }
         if (!recv.take(c))
@@ -66,7 +67,7 @@ final class DatagramResponder
             flags |= WcFlags.WITH_IMM;
             imm = immDt.wrap(p.buffer, p.at(Opcode.immDtOffset(p.opcode))).immediate();
         }
-        counters.rdmaRecvs++;
+        counters.increment(RxeCounter.RDMA_RECVS);
         final WorkCompletion wc = recv.completion();
         wc.reset().wrId(c.recvWrId).status(status.code()).opcode(WcOpcode.RECV)
             .byteLen(GRH_LENGTH + p.payloadLength).qpNum(c.qpn).srcQp(srcQp).wcFlags(flags).immData(imm)

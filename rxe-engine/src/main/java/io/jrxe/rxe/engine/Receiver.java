@@ -5,6 +5,7 @@ import io.jrxe.rxe.proto.Deth;
 import io.jrxe.rxe.proto.Icrc;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -53,8 +54,8 @@ final class Receiver
         final int payloadLength,
         final int ipVersion)
     {
-        counters.rcvdPkts++;
-        counters.rcvdBytes += payloadLength;
+        counters.increment(RxeCounter.RCVD_PKTS);
+        counters.add(RxeCounter.RCVD_BYTES, payloadLength);
         try
         {
             process(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
@@ -62,7 +63,7 @@ final class Receiver
         catch (final RuntimeException ex)
         {
             // A bug must not take the engine down: count it, drop the packet, keep going.
-            counters.dropInternalError++;
+            counters.internalErrors++;
             engine.onInternalError(ex);
         }
         finally
@@ -83,35 +84,35 @@ final class Receiver
             payloadOffset + payloadLength > buffer.capacity() || ipOffset < 0 || ipOffset >= payloadOffset ||
             (4 != ipVersion && 6 != ipVersion))
         {
-            counters.dropMalformed++;
+            counters.increment(RxeCounter.TRUNCATED);
             return;
         }
         if (!icrc.check(buffer, ipOffset, payloadOffset + payloadLength - ipOffset))
         {
-            counters.dropIcrc++;
+            counters.increment(RxeCounter.ICRC_ERR);
             return;
         }
         bth.wrap(buffer, payloadOffset);
         if (0 != bth.tver()) // IBA C9-4 (transport header version 0)
         {
-            counters.dropTver++;
+            counters.increment(RxeCounter.BAD_TVER);
             return;
         }
         final int opcode = bth.opcode();
         if (Opcode.CNP == opcode)
         {
-            counters.rcvdCnp++; // DCQCN is not implemented: counted only
+            counters.increment(RxeCounter.CNP_RCVD); // DCQCN is not implemented: counted only
             return;
         }
         if (!Opcode.isValid(opcode) || Opcode.QP_RD == Opcode.qpType(opcode))
         {
-            counters.dropOpcode++;
+            counters.increment(RxeCounter.BAD_OPCODE);
             return;
         }
         // IBA C9-7 / C10-16: the P_Key must match our (only, full-member, default) partition 0xFFFF
         if (RoceV2.PKEY_NUMBER_MASK != (bth.pkey() & RoceV2.PKEY_NUMBER_MASK))
         {
-            counters.dropPkey++;
+            counters.increment(RxeCounter.BAD_PKEY);
             return;
         }
         final int headerLength = Opcode.headerLength(opcode);
@@ -119,7 +120,7 @@ final class Receiver
         final int dataLength = payloadLength - headerLength - pad - Icrc.LENGTH;
         if (dataLength < 0 || (!Opcode.hasPayload(opcode) && (0 != dataLength || 0 != pad)))
         {
-            counters.dropMalformed++;
+            counters.increment(RxeCounter.TRUNCATED);
             return;
         }
 
@@ -143,13 +144,13 @@ final class Receiver
         {
             if (Opcode.QP_UD != Opcode.qpType(opcode) || !Opcode.isRequest(opcode))
             {
-                counters.dropOpcode++;
+                counters.increment(RxeCounter.BAD_OPCODE);
                 return;
             }
             deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
             if (RoceV2.GSI_QKEY != deth.qkey()) // IBA C10-15: QP1 only takes the well-known Q_Key
             {
-                counters.dropQkey++;
+                counters.increment(RxeCounter.BAD_QKEY);
                 return;
             }
             gsi.onReceive(p, deth.srcQp());
@@ -159,24 +160,24 @@ final class Receiver
         final QpContext qp = engine.lookup(p.destQpn);
         if (null == qp)
         {
-            counters.dropNoQp++;
+            counters.increment(RxeCounter.BAD_QPN);
             return;
         }
         if (Opcode.qpType(opcode) != qp.opcodeQpType)
         {
-            counters.dropOpcode++;
+            counters.increment(RxeCounter.BAD_OPCODE);
             return;
         }
         if (p.payloadLength > qp.mtu) // IBA C9-?? packets longer than the path MTU are malformed
         {
-            counters.dropMalformed++;
+            counters.increment(RxeCounter.TRUNCATED);
             return;
         }
         if (Opcode.isRequest(opcode))
         {
             if (!qp.canReceiveRequests())
             {
-                counters.dropQpState++;
+                counters.increment(RxeCounter.QP_NOT_READY);
                 return;
             }
             if (qp.isDatagram())
@@ -184,7 +185,7 @@ final class Receiver
                 deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
                 if (deth.qkey() != qp.qkey) // IBA C10-15: silently drop on Q_Key mismatch
                 {
-                    counters.dropQkey++;
+                    counters.increment(RxeCounter.BAD_QKEY);
                     return;
                 }
                 datagrams.onDatagram(qp, p, deth.srcQp());
@@ -196,7 +197,7 @@ final class Receiver
         {
             if (!qp.canReceiveResponses() || !qp.isRc())
             {
-                counters.dropQpState++;
+                counters.increment(RxeCounter.QP_NOT_READY);
                 return;
             }
             completer.onResponse(qp, p);

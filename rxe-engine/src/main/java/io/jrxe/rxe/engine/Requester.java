@@ -20,6 +20,7 @@ import io.jrxe.rxe.verbs.SgeList;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WqeRing;
 import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -150,7 +151,7 @@ final class Requester
             // success). We complete it with LOC_LEN_ERR instead: silently dropping data is worse for users.
             wqe.state(SendWqe.STATE_ERROR).status(WcStatus.LOC_LEN_ERR.code());
             c.reqIndex++;
-            counters.sendErr++;
+            counters.increment(RxeCounter.SEND_ERR);
             engine.completer().retire(c);
             return 0;
         }
@@ -270,7 +271,7 @@ final class Requester
         c.reqIndex++;
         if (Opcode.KIND_SEND == kind || Opcode.KIND_SEND_WITH_IMM == kind || Opcode.KIND_SEND_WITH_INV == kind)
         {
-            counters.rdmaSends++;
+            counters.increment(RxeCounter.RDMA_SENDS);
         }
         if (c.isRc())
         {
@@ -414,7 +415,7 @@ final class Requester
     private void failWqe(final QpContext c, final SendWqe wqe, final WcStatus status)
     {
         wqe.state(SendWqe.STATE_ERROR).status(status.code());
-        counters.sendErr++;
+        counters.increment(RxeCounter.SEND_ERR);
         engine.completer().retire(c);
         engine.fail(c);
     }

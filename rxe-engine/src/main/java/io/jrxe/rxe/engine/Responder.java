@@ -14,6 +14,7 @@ import io.jrxe.rxe.verbs.MrStatus;
 import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.VarHandle;
@@ -78,7 +79,7 @@ final class Responder
         final int d = Psn.diff(p.psn, c.respPsn);
         if (d > 0)
         {
-            counters.outOfSeqRequest++;
+            counters.increment(RxeCounter.OUT_OF_SEQ_REQUEST);
             // IBA C9-? "NAK once": one PSN sequence error NAK per gap, later OOS packets are silently dropped
             if (!c.sentPsnNak)
             {
@@ -96,7 +97,7 @@ final class Responder
         {
             // still answering an earlier READ: responses must stay in PSN order, so this request is dropped
             // (not NAKed) and the requester's retransmission brings it back
-            counters.ackDeferred++;
+            counters.increment(RxeCounter.ACK_DEFERRED);
             return;
         }
         c.sentPsnNak = false;
@@ -118,7 +119,7 @@ final class Responder
             c.writeResid = 0;
             c.recvBytes = 0;
             c.ucDropMessage = !Opcode.isStartOfMessage(p.opcode);
-            counters.outOfSeqRequest++;
+            counters.increment(RxeCounter.OUT_OF_SEQ_REQUEST);
         }
         c.respPsn = Psn.next(p.psn);
         if (c.ucDropMessage)
@@ -279,7 +280,7 @@ final class Responder
                 }
                 flags |= WcFlags.WITH_INVALIDATE;
             }
-            counters.rdmaRecvs++;
+            counters.increment(RxeCounter.RDMA_RECVS);
             if (p.solicited)
             {
                 recv.solicited(c);
@@ -433,7 +434,7 @@ final class Responder
 
     private void onDuplicate(final QpContext c, final RxePacket p)
     {
-        counters.duplicateRequest++;
+        counters.increment(RxeCounter.DUPLICATE_REQUEST);
         final int mask = p.mask;
         if (0 != (mask & Opcode.READ_MASK))
         {
@@ -505,7 +506,7 @@ final class Responder
         {
             return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (IBA 9.8.3.1)
         }
-        counters.sendRnrErr++;
+        counters.increment(RxeCounter.SEND_RNR_ERR);
         // IBA 9.7.5.2.8: RNR NAK carries our min_rnr_timer; the PSN is the request that found no WQE
         final int syndrome = Aeth.rnrNakSyndrome(c.minRnrTimer);
         out.sendAck(c, syndrome, p.psn);

@@ -8,6 +8,7 @@ import io.jrxe.rxe.proto.Psn;
 import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.verbs.MrAccess;
 import io.jrxe.rxe.verbs.MrStatus;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -46,7 +47,7 @@ final class ResponderOutput
     {
         if (!tx.begin(c.dgidHi, c.dgidLo))
         {
-            counters.ackDeferred++; // lost like a dropped packet; the requester's timer recovers
+            counters.increment(RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester's timer recovers
             return;
         }
         final UnsafeBuffer buf = tx.buffer();
@@ -60,7 +61,7 @@ final class ResponderOutput
     {
         if (!tx.begin(c.dgidHi, c.dgidLo))
         {
-            counters.ackDeferred++;
+            counters.increment(RxeCounter.ACK_DEFERRED);
             return;
         }
         final int opcode = Opcode.ATOMIC_ACKNOWLEDGE;
@@ -101,7 +102,7 @@ final class ResponderOutput
             final int opcode = readResponseOpcode(first, last);
             if (!tx.begin(c.dgidHi, c.dgidLo))
             {
-                counters.ackDeferred++;
+                counters.increment(RxeCounter.ACK_DEFERRED);
                 break;
             }
             final UnsafeBuffer buf = tx.buffer();

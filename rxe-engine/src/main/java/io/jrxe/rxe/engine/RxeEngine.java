@@ -4,6 +4,7 @@ import io.jrxe.rxe.net.RxePacketIo;
 import io.jrxe.rxe.net.RxePacketSink;
 import io.jrxe.rxe.net.RxePoller;
 import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.stats.CounterSet;
 import io.jrxe.rxe.verbs.AsyncEvent;
 import io.jrxe.rxe.verbs.MemoryWindow;
 import io.jrxe.rxe.verbs.MrAccess;
@@ -60,6 +61,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         private int packetBudget = 256;
         private int qpPacketBudget = 64;
         private Consumer<Throwable> errorHandler;
+        private CounterSet counterSet;
 
         /** @return the clock of the transport timers (default {@link SystemNanoClock}) */
         public NanoClock nanoClock()
@@ -189,6 +191,23 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             return this;
         }
 
+        /** @return where counters are published, may be null */
+        public CounterSet counterSet()
+        {
+            return counterSet;
+        }
+
+        /**
+         * @param value a device counter set of the mmapped {@code CountersFile}; every engine counter update is
+         *              mirrored into it (single writer: the engine thread)
+         * @return this
+         */
+        public Context counterSet(final CounterSet value)
+        {
+            counterSet = value;
+            return this;
+        }
+
         /** @return handler of unexpected internal errors */
         public Consumer<Throwable> errorHandler()
         {
@@ -276,6 +295,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.clock = ctx.nanoClock();
         this.poller = ctx.poller();
         this.nowNs = clock.nanoTime();
+        counters.mirror(ctx.counterSet());
         final int maxQps = ctx.maxQps();
         this.mr = new MrAccess(device.mrTable());
         this.tx = new Transmitter(ctx.packetIo(), counters);

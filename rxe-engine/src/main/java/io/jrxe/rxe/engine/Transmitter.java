@@ -2,9 +2,9 @@ package io.jrxe.rxe.engine;
 
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.rxe.net.RxePacketIo;
-import io.jrxe.rxe.proto.Bth;
 import io.jrxe.rxe.proto.Icrc;
 import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -66,7 +66,7 @@ final class Transmitter
         final int id = io.allocTx();
         if (id < 0)
         {
-            counters.txBufferStalls++;
+            counters.increment(RxeCounter.TX_NO_BUFFER);
             return false;
         }
         this.id = id;
@@ -95,7 +95,7 @@ final class Transmitter
         if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength))
         {
             pool.free(id);
-            counters.unreachable++;
+            counters.increment(RxeCounter.SEND_ERR);
             return false;
         }
         final int ipOffset = bthOffset - RoceV2.UDP_HEADER_LENGTH -
@@ -104,11 +104,11 @@ final class Transmitter
         if (!icrc.generate(buffer, ipOffset, available))
         {
             pool.free(id);
-            counters.unreachable++;
+            counters.increment(RxeCounter.SEND_ERR);
             return false;
         }
         io.send(id);
-        counters.sentPackets(udpPayloadLength);
+        counters.sentPacket(udpPayloadLength);
         return true;
     }
 
@@ -120,10 +120,5 @@ final class Transmitter
             pool.free(id);
             id = -1;
         }
-    }
-
-    static int bthLength()
-    {
-        return Bth.LENGTH;
     }
 }

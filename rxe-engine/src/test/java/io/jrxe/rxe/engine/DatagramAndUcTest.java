@@ -17,6 +17,7 @@ import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -110,7 +111,7 @@ class DatagramAndUcTest
         pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 10_000);
         pair.runIdle(MS, 10);
         assertEquals(0, pair.b.pollRecv(recvWcs).size());
-        assertEquals(1, pair.b.engine.counters().dropQkey);
+        assertEquals(1, pair.b.engine.counters().get(RxeCounter.BAD_QKEY));
         // larger than the 4096 path MTU of the port: LOC_LEN_ERR (our documented deviation from C10-93.1.1)
         pair.a.postSend(qa, udSend(src, 5000, qb.qpn(), QKEY));
         pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2, MS, 10_000);
@@ -170,6 +171,6 @@ class DatagramAndUcTest
         assertEquals(2, recvWcs.size(), recvWcs.toString());
         assertEquals(2, recvWcs.get(1).wrId());
         assertEquals(700, recvWcs.get(1).byteLen());
-        assertEquals(1, pair.b.engine.counters().outOfSeqRequest);
+        assertEquals(1, pair.b.engine.counters().get(RxeCounter.OUT_OF_SEQ_REQUEST));
     }
 }

@@ -18,6 +18,7 @@ import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.WorkCompletion;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -256,9 +257,10 @@ final class EnginePair implements AutoCloseable
     private static String describe(final Side s)
     {
         final EngineCounters c = s.engine.counters();
-        return "sent=" + c.sentPkts + " rcvd=" + c.rcvdPkts + " retries=" + c.completerRetryErr + " rnr=" +
-            c.rcvdRnrErr + " dropStale=" + c.dropStaleResponse + " oos=" + c.outOfSeqRequest + " dup=" +
-            c.duplicateRequest + " internal=" + c.dropInternalError;
+        return "sent=" + c.get(RxeCounter.SENT_PKTS) + " rcvd=" + c.get(RxeCounter.RCVD_PKTS) +
+            " retries=" + c.get(RxeCounter.COMPLETER_RETRY_ERR) + " rnr=" + c.get(RxeCounter.RCVD_RNR_ERR) +
+            " dropStale=" + c.dropStaleResponse() + " oos=" + c.get(RxeCounter.OUT_OF_SEQ_REQUEST) +
+            " dup=" + c.get(RxeCounter.DUPLICATE_REQUEST) + " internal=" + c.internalErrors();
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -209,7 +210,7 @@ class FaultInjectionTest
             }
             if (loss > 0)
             {
-                assertTrue(pair.a.engine.counters().completerRetryErr > 0, "the run did exercise retransmission");
+                assertTrue(pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR) > 0, "the run did exercise retransmission");
             }
         }
         finally

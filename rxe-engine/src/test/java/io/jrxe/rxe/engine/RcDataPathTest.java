@@ -11,6 +11,7 @@ import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -88,7 +89,7 @@ class RcDataPathTest
         assertEquals(length, rwc.byteLen());
         assertEquals(qps[0].qpn(), rwc.srcQp());
         assertBytes(dst, 0, length, length);
-        assertEquals(0, pair.a.engine.counters().completerRetryErr);
+        assertEquals(0, pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR));
     }
 
     @ParameterizedTest

@@ -9,6 +9,7 @@ import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.rxe.stats.RxeCounter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -178,9 +179,9 @@ class RcErrorPathTest
         final EnginePair.Region dst = pair.b.register(4096, ALL);
         fill(src, 0, 2500, 4);
         pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, 1, src, 0, 2500));
-        pair.runUntil(() -> pair.a.engine.counters().rcvdRnrErr >= 3, MS, 100_000);
+        pair.runUntil(() -> pair.a.engine.counters().get(RxeCounter.RCVD_RNR_ERR) >= 3, MS, 100_000);
         assertEquals(0, pair.a.pollSend(sendWcs).size());
-        assertTrue(pair.b.engine.counters().sendRnrErr >= 3);
+        assertTrue(pair.b.engine.counters().get(RxeCounter.SEND_RNR_ERR) >= 3);
         pair.b.postRecv(qps[1], 5, dst, 0, 4096);
         runUntilSendWcs(1);
         assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
@@ -200,8 +201,8 @@ class RcErrorPathTest
         runUntilSendWcs(2);
         assertEquals(WcStatus.RNR_RETRY_EXC_ERR.code(), sendWcs.get(0).status());
         assertEquals(WcStatus.WR_FLUSH_ERR.code(), sendWcs.get(1).status());
-        assertEquals(3, pair.a.engine.counters().rcvdRnrErr); // first try + 2 retries
-        assertEquals(1, pair.a.engine.counters().retryRnrExceededErr);
+        assertEquals(3, pair.a.engine.counters().get(RxeCounter.RCVD_RNR_ERR)); // first try + 2 retries
+        assertEquals(1, pair.a.engine.counters().get(RxeCounter.RETRY_RNR_EXCEEDED_ERR));
         assertEquals(QpState.ERR, qps[0].state());
     }
 
@@ -224,13 +225,13 @@ class RcErrorPathTest
         assertEquals(WcStatus.RETRY_EXC_ERR.code(), sendWcs.get(0).status());
         assertEquals(WcStatus.WR_FLUSH_ERR.code(), sendWcs.get(1).status());
         assertEquals(WcStatus.WR_FLUSH_ERR.code(), sendWcs.get(2).status());
-        assertEquals(3, pair.a.engine.counters().completerRetryErr); // IBA: retry_cnt 3 = 3 retries
-        assertEquals(1, pair.a.engine.counters().retryExceededErr);
+        assertEquals(3, pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR)); // IBA: retry_cnt 3 = 3 retries
+        assertEquals(1, pair.a.engine.counters().get(RxeCounter.RETRY_EXCEEDED_ERR));
         assertEquals(QpState.ERR, qps[0].state());
         // the engine goes quiet: no timer keeps firing on a failed QP
-        final long sent = pair.a.engine.counters().sentPkts;
+        final long sent = pair.a.engine.counters().get(RxeCounter.SENT_PKTS);
         pair.runIdle(10 * MS, 50);
-        assertEquals(sent, pair.a.engine.counters().sentPkts);
+        assertEquals(sent, pair.a.engine.counters().get(RxeCounter.SENT_PKTS));
     }
 
     @Test
@@ -247,7 +248,7 @@ class RcErrorPathTest
         pair.wire.faults().loss = 0;
         runUntilSendWcs(1);
         assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
-        assertTrue(pair.a.engine.counters().completerRetryErr >= 1);
+        assertTrue(pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR) >= 1);
         pair.runUntil(() -> pair.b.pollRecv(recvWcs).size() == 1, MS, 1000);
         RcDataPathTest.assertBytes(dst, 0, 20_000, 8);
     }
