@@ -210,7 +210,8 @@ class FaultInjectionTest
             }
             if (loss > 0)
             {
-                assertTrue(pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR) > 0, "the run did exercise retransmission");
+                assertTrue(pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR) > 0,
+                    "the run did exercise retransmission");
             }
         }
         finally
