@@ -45,31 +45,29 @@ final class ResponderOutput
      */
     void sendAck(final QpContext c, final int syndrome, final int psn)
     {
-        if (!tx.begin(c.dgidHi, c.dgidLo))
-        {
-            counters.increment(RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester's timer recovers
-            return;
-        }
-        final UnsafeBuffer buf = tx.buffer();
-        final int b = tx.bthOffset;
-        bth.wrap(buf, b).init(Opcode.ACKNOWLEDGE, false, 0, RoceV2.DEFAULT_PKEY, c.destQpn, false, psn);
-        aeth.wrap(buf, b + Opcode.aethOffset(Opcode.ACKNOWLEDGE)).init(syndrome, c.respMsn);
-        tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(Opcode.ACKNOWLEDGE), 0);
+        sendAck(c, Opcode.ACKNOWLEDGE, syndrome, psn, 0);
     }
 
     void sendAtomicAck(final QpContext c, final int psn, final long original)
     {
+        sendAck(c, Opcode.ATOMIC_ACKNOWLEDGE, Aeth.ACK_UNLIMITED, psn, original);
+    }
+
+    private void sendAck(final QpContext c, final int opcode, final int syndrome, final int psn, final long original)
+    {
         if (!tx.begin(c.dgidHi, c.dgidLo))
         {
-            counters.increment(RxeCounter.ACK_DEFERRED);
+            counters.increment(RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester recovers
             return;
         }
-        final int opcode = Opcode.ATOMIC_ACKNOWLEDGE;
         final UnsafeBuffer buf = tx.buffer();
         final int b = tx.bthOffset;
         bth.wrap(buf, b).init(opcode, false, 0, RoceV2.DEFAULT_PKEY, c.destQpn, false, psn);
-        aeth.wrap(buf, b + Opcode.aethOffset(opcode)).init(Aeth.ACK_UNLIMITED, c.respMsn);
-        atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(opcode)).origRemoteData(original);
+        aeth.wrap(buf, b + Opcode.aethOffset(opcode)).init(syndrome, c.respMsn);
+        if (Opcode.ATOMIC_ACKNOWLEDGE == opcode)
+        {
+            atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(opcode)).origRemoteData(original);
+        }
         tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0);
     }
 

@@ -276,7 +276,6 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Int2ObjectHashMap<QpContext> byQpn = new Int2ObjectHashMap<>();
     private final IntArrayQueue runQueue;
     private final WorkCompletion flushWc = new WorkCompletion();
-    private final PortAttr portAttr = new PortAttr();
     private final Doorbell.Handler doorbellHandler = this::onDoorbell;
     private final TransportTimers.Handler timerHandler = this::onTimer;
     private final Consumer<QpModifyCommand> commandHandler = this::apply;
@@ -398,37 +397,52 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
 
     /** {@inheritDoc} Application (control) thread: snapshots the attributes for the engine thread. */
     @Override
-    public synchronized void onModify(
+    public void onModify(
         final QueuePair qp, final QpState from, final QpState to, final int mask, final QpAttr attr)
     {
-        int slot = qpnToSlot.get(qp.qpn()) - 1;
-        QpContext context = slot >= 0 ? pendingContexts[slot] : null;
-        if (null == context || context.qp != qp)
+        // UD/GSI have no path: their MTU is the port's active MTU (rxe uses the port MTU for datagrams). Asked
+        // before taking this engine's lock: destroyQp calls onDestroy with the device lock held.
+        final int datagramMtu = qp.type().isDatagram() ?
+            device.queryPort(RxeDevice.PORT, new PortAttr()).activeMtu().bytes() : 0;
+        final QpContext context;
+        synchronized (this)
         {
-            slot = allocateSlot(qp);
-            context = new QpContext(slot, qp, Math.max(1, maxRecvSge(qp)), 1);
-            pendingContexts[slot] = context;
-            qpnToSlot.set(qp.qpn(), slot + 1);
+            final int slot = qpnToSlot.get(qp.qpn()) - 1;
+            final QpContext existing = slot >= 0 ? pendingContexts[slot] : null;
+            if (null == existing || existing.qp != qp)
+            {
+                final int newSlot = allocateSlot(qp);
+                context = new QpContext(newSlot, qp, Math.max(1, maxRecvSge(qp)), 1);
+                pendingContexts[newSlot] = context;
+                qpnToSlot.set(qp.qpn(), newSlot + 1);
+            }
+            else
+            {
+                context = existing;
+            }
         }
-        // UD/GSI have no path: their MTU is the port's active MTU (rxe uses the port MTU for datagrams)
-        final int datagramMtu = qp.type().isDatagram() ? device.queryPort(RxeDevice.PORT, portAttr).activeMtu()
-            .bytes() : 0;
+        // outside the lock: offer() may wait for the engine thread, which takes the lock to free slots
         offer(new QpModifyCommand(QpModifyCommand.MODIFY, context, to, mask, attr, datagramMtu));
-        doorbell.ring(slot);
+        doorbell.ring(context.slot);
     }
 
     /** {@inheritDoc} Application (control) thread. */
     @Override
-    public synchronized void onDestroy(final QueuePair qp)
+    public void onDestroy(final QueuePair qp)
     {
-        final int slot = qpnToSlot.get(qp.qpn()) - 1;
-        if (slot < 0 || null == pendingContexts[slot] || pendingContexts[slot].qp != qp)
+        final QpContext context;
+        synchronized (this)
         {
-            return;
+            final int slot = qpnToSlot.get(qp.qpn()) - 1;
+            if (slot < 0 || null == pendingContexts[slot] || pendingContexts[slot].qp != qp)
+            {
+                return;
+            }
+            context = pendingContexts[slot];
+            qpnToSlot.set(qp.qpn(), 0);
+            pendingContexts[slot] = null;
         }
-        qpnToSlot.set(qp.qpn(), 0);
-        offer(new QpModifyCommand(QpModifyCommand.DESTROY, pendingContexts[slot], QpState.RESET, 0, null, 0));
-        pendingContexts[slot] = null;
+        offer(new QpModifyCommand(QpModifyCommand.DESTROY, context, QpState.RESET, 0, null, 0));
     }
 
     @Override
