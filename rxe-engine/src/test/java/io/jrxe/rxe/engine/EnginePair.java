@@ -177,6 +177,14 @@ final class EnginePair implements AutoCloseable
         return new QueuePair[]{ qa, qb };
     }
 
+    /** Connects two existing QPs (modify only; the engines may run on another thread). */
+    void connectExisting(
+        final QueuePair qa, final QueuePair qb, final Mtu mtu, final int psnA, final int psnB, final QpTuning tuning)
+    {
+        bringUp(a, qa, b.ip, qb.qpn(), mtu, psnA, psnB, tuning);
+        bringUp(b, qb, a.ip, qa.qpn(), mtu, psnB, psnA, tuning);
+    }
+
     /** Attribute knobs for tests. */
     static final class QpTuning
     {

@@ -9,6 +9,9 @@ import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
 import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -52,6 +55,55 @@ class RxeAgentTest
         a.close();
         b.close();
         assertEquals(0, MemoryWireCheck.inFlight(pair.wire));
+    }
+
+    @Test
+    void shouldServeApplicationThreadsFromADedicatedEngineThread() throws InterruptedException
+    {
+        final EnginePair pair = new EnginePair(22);
+        // both engines on one engine thread (the in-memory wire is single threaded); this thread only posts/polls
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null,
+            new CompositeAgent(new RxeAgent(pair.a.engine, "a"), new RxeAgent(pair.b.engine, "b")));
+        final QueuePair qa = pair.a.createQp(QpType.RC, 64);
+        final QueuePair qb = pair.b.createQp(QpType.RC, 64);
+        AgentRunner.startOnThread(runner);
+        try
+        {
+            pair.connectExisting(qa, qb, Mtu.MTU_1024, 5, 6, new EnginePair.QpTuning());
+            final int all = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
+            final EnginePair.Region src = pair.a.register(64 * 1000, all);
+            final EnginePair.Region dst = pair.b.register(64 * 1000, all);
+            RcDataPathTest.fill(src, 0, 64 * 1000, 2);
+            final List<WorkCompletion> recv = new ArrayList<>();
+            final List<WorkCompletion> sent = new ArrayList<>();
+            for (int i = 0; i < 64; i++)
+            {
+                pair.b.postRecv(qb, i, dst, i * 1000, 1000);
+            }
+            for (int i = 0; i < 64; i++)
+            {
+                pair.a.postSend(qa, sendWr(WrOpcode.SEND, i, src, i * 1000, 1000));
+            }
+            final long deadline = System.nanoTime() + 30_000_000_000L;
+            while ((recv.size() < 64 || sent.size() < 64) && System.nanoTime() < deadline)
+            {
+                pair.a.pollSend(sent);
+                pair.b.pollRecv(recv);
+                Thread.onSpinWait();
+            }
+            assertEquals(64, sent.size());
+            assertEquals(64, recv.size());
+            for (int i = 0; i < 64; i++)
+            {
+                assertEquals(i, recv.get(i).wrId());
+                assertEquals(WcStatus.SUCCESS.code(), sent.get(i).status());
+            }
+            RcDataPathTest.assertBytes(dst, 0, 64 * 1000, 2);
+        }
+        finally
+        {
+            runner.close();
+        }
     }
 
     /** Small helper so the wire's state is visible here. */
