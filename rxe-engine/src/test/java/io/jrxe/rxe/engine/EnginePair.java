@@ -17,6 +17,7 @@ import io.jrxe.rxe.verbs.RecvWorkRequest;
 import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.SendWorkRequest;
+import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.BufferUtil;
@@ -75,6 +76,7 @@ final class EnginePair implements AutoCloseable
             device = new RxeDevice(new RxeContext().maxQp(64).maxMr(256).maxMw(64).maxCq(16).maxPd(8).maxAh(8)
                 .maxSrq(4).netdevMtu(9000).keySeed(ip));
             device.gidTable().setIpv4(1, ip);
+            device.gidTable().set(2, MemoryWire.Endpoint.IPV6_GID_HI, ip & 0xffff_ffffL);
             engine = new RxeEngine(new RxeEngine.Context().nanoClock(clock).packetIo(endpoint).poller(endpoint)
                 .maxQps(32).errorHandler(internalErrors::add), device);
             endpoint.sink(engine);
@@ -89,7 +91,12 @@ final class EnginePair implements AutoCloseable
 
         QueuePair createQp(final QpType type, final int depth)
         {
-            final QpInitAttr init = new QpInitAttr().qpType(type).sendCq(sendCq).recvCq(recvCq);
+            return createQp(type, depth, null);
+        }
+
+        QueuePair createQp(final QpType type, final int depth, final SharedReceiveQueue srq)
+        {
+            final QpInitAttr init = new QpInitAttr().qpType(type).sendCq(sendCq).recvCq(recvCq).srq(srq);
             init.cap().maxSendWr(depth).maxRecvWr(depth).maxSendSge(4).maxRecvSge(4).maxInlineData(256);
             return device.createQp(pd, init);
         }
@@ -194,6 +201,7 @@ final class EnginePair implements AutoCloseable
         int minRnrTimer = 1;
         int maxRdAtomic = 4;
         int access = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
+        boolean ipv6;
     }
 
     private static void bringUp(
@@ -205,7 +213,14 @@ final class EnginePair implements AutoCloseable
             .pathMtu(mtu).destQpNum(peerQpn).rqPsn(rqPsn).sqPsn(sqPsn).maxDestRdAtomic(t.maxRdAtomic)
             .maxRdAtomic(t.maxRdAtomic).minRnrTimer(t.minRnrTimer).timeout(t.timeout).retryCnt(t.retryCnt)
             .rnrRetry(t.rnrRetry);
-        attr.ahAttr().dgidIpv4(peerIp).sgidIndex(1).hopLimit(64);
+        if (t.ipv6)
+        {
+            attr.ahAttr().dgid(MemoryWire.Endpoint.IPV6_GID_HI, peerIp & 0xffff_ffffL).sgidIndex(2).hopLimit(64);
+        }
+        else
+        {
+            attr.ahAttr().dgidIpv4(peerIp).sgidIndex(1).hopLimit(64);
+        }
         side.device.modifyQp(qp, attr.qpState(QpState.INIT),
             QpAttrMask.STATE | QpStateTable.required(type, QpState.RESET, QpState.INIT));
         side.device.modifyQp(qp, attr.qpState(QpState.RTR),

@@ -1,11 +1,15 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.RecvWorkRequest;
 import io.jrxe.rxe.verbs.SendFlags;
 import io.jrxe.rxe.verbs.SendWorkRequest;
+import io.jrxe.rxe.verbs.SharedReceiveQueue;
+import io.jrxe.rxe.verbs.SrqAttr;
 import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
@@ -150,6 +154,67 @@ class RcDataPathTest
         assertEquals(600, second.byteLen());
         assertEquals(0xCAFE, second.immData());
         assertBytes(remote, 1000, 600, 9);
+    }
+
+    @Test
+    void shouldReceiveSendsOfTwoQpsThroughOneSrq()
+    {
+        final SharedReceiveQueue srq = pair.b.device.createSrq(pair.b.pd, new SrqAttr().maxWr(16).maxSge(2));
+        final QueuePair a1 = pair.a.createQp(QpType.RC, 16);
+        final QueuePair a2 = pair.a.createQp(QpType.RC, 16);
+        final QueuePair b1 = pair.b.createQp(QpType.RC, 16, srq);
+        final QueuePair b2 = pair.b.createQp(QpType.RC, 16, srq);
+        final EnginePair.QpTuning tuning = new EnginePair.QpTuning();
+        pair.connectExisting(a1, b1, Mtu.MTU_1024, 1, 2, tuning);
+        pair.connectExisting(a2, b2, Mtu.MTU_1024, 3, 4, tuning);
+        final EnginePair.Region src = pair.a.register(8192, ALL);
+        final EnginePair.Region dst = pair.b.register(8192, ALL);
+        fill(src, 0, 8192, 13);
+        for (int i = 0; i < 4; i++)
+        {
+            final RecvWorkRequest wr = new RecvWorkRequest(2).wrId(100 + i);
+            wr.sgl().add(dst.address() + i * 2048L, 2048, dst.mr.lkey());
+            assertEquals(0, srq.postSrqRecv(wr));
+        }
+        // multi-packet SENDs on two QPs: each QP keeps its own copy of the SRQ WQE it took
+        pair.a.postSend(a1, sendWr(WrOpcode.SEND, 1, src, 0, 2000));
+        pair.a.postSend(a2, sendWr(WrOpcode.SEND, 2, src, 2048, 1500));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2 && pair.b.pollRecv(recvWcs).size() == 2,
+            1_000_000, 10_000);
+        int seen = 0;
+        for (final WorkCompletion wc : recvWcs)
+        {
+            assertEquals(WcStatus.SUCCESS.code(), wc.status());
+            final int slot = (int)wc.wrId() - 100;
+            final int srcOffset = wc.qpNum() == b1.qpn() ? 0 : 2048;
+            assertEquals(wc.qpNum() == b1.qpn() ? 2000 : 1500, wc.byteLen());
+            for (int k = 0; k < wc.byteLen(); k++)
+            {
+                assertEquals(src.buffer.getByte(srcOffset + k), dst.buffer.getByte(slot * 2048 + k));
+            }
+            seen |= 1 << slot;
+        }
+        assertEquals(3, seen);
+    }
+
+    @Test
+    void shouldRunOverIpv6()
+    {
+        final EnginePair.QpTuning tuning = new EnginePair.QpTuning();
+        tuning.ipv6 = true;
+        final QueuePair[] qps = pair.connect(QpType.RC, 64, Mtu.MTU_1024, 3, 4, tuning);
+        final EnginePair.Region src = pair.a.register(5000, ALL);
+        final EnginePair.Region dst = pair.b.register(5000, ALL);
+        final EnginePair.Region back = pair.a.register(5000, ALL);
+        fill(src, 0, 5000, 12);
+        pair.b.postRecv(qps[1], 1, dst, 0, 5000);
+        final SendWorkRequest send = sendWr(WrOpcode.SEND, 1, src, 0, 5000);
+        send.next(sendWr(WrOpcode.RDMA_READ, 2, back, 0, 5000).remoteAddr(dst.address()).rkey(dst.mr.rkey()));
+        pair.a.postSend(qps[0], send);
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2, 1_000_000, 10_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(1).status());
+        assertBytes(back, 0, 5000, 12);
+        assertEquals(0, pair.b.engine.counters().get(RxeCounter.ICRC_ERR));
     }
 
     @Test

@@ -96,6 +96,15 @@ public final class MemoryWire
             return name;
         }
 
+        /** This endpoint's IPv6 GID high half (documentation prefix 2001:db8::/64). */
+        public static final long IPV6_GID_HI = 0x2001_0db8_0000_0000L;
+
+        /** This endpoint's IPv6 GID low half: the IPv4 address in the interface id. */
+        public long ipv6GidLo()
+        {
+            return ipv4 & 0xffff_ffffL;
+        }
+
         /** This endpoint's GID low half (IPv4-mapped). */
         public long gidLo()
         {
@@ -183,8 +192,8 @@ public final class MemoryWire
                 buffer.putShort(ip + 4, (short)(udpPayloadLength + 8), BIG_ENDIAN);
                 buffer.putByte(ip + 6, (byte)17);
                 buffer.putByte(ip + 7, (byte)64);
-                buffer.putLong(ip + 8, 0L, BIG_ENDIAN);
-                buffer.putLong(ip + 16, gidLo(), BIG_ENDIAN);
+                buffer.putLong(ip + 8, IPV6_GID_HI, BIG_ENDIAN);
+                buffer.putLong(ip + 16, ipv6GidLo(), BIG_ENDIAN);
                 buffer.putLong(ip + 24, dstGidHi, BIG_ENDIAN);
                 buffer.putLong(ip + 32, dstGidLo, BIG_ENDIAN);
                 udp = ip + 40;
