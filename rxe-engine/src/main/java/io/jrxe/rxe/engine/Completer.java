@@ -224,6 +224,10 @@ final class Completer
         if (Aeth.isRnrNak(syndrome))
         {
             counters.increment(RxeCounter.RCVD_RNR_ERR);
+            if (c.waitRnr)
+            {
+                return; // already backing off for this PSN
+            }
             final SendWqe wqe = nakBefore(c, ring, psn);
             if (null == wqe)
             {
@@ -325,9 +329,9 @@ final class Completer
 
     private void retry(final QpContext c)
     {
-        if (c.needRetry && !c.waitRnr)
+        if (c.needRetry || c.waitRnr)
         {
-            return; // already rewinding
+            return; // already rewinding, or the RNR timer restarts the transfer from the NAKed PSN
         }
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         if (0 == c.retryCnt)
@@ -347,7 +351,6 @@ final class Completer
         c.retryCnt--;
         counters.increment(RxeCounter.COMPLETER_RETRY_ERR);
         c.needRetry = true;
-        c.waitRnr = false;
         engine.rearmRetransmit(c);
         engine.schedule(c);
     }

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * to the QP's send or receive ring; the engine thread drains the rung slots and runs those QPs.
  * <p>
  * Each slot has a pending flag. {@link #ring(int)} enqueues the slot only on the 0 → 1 transition of its flag, so
- * a slot is in the queue at most once and the queue can never fill: it is sized for every slot at once. The
+ * a slot is queued at most once per drain and the queue can never fill: it is sized for every slot twice. The
  * consumer clears the flag <em>before</em> it runs the QP, so a post that lands after the QP was looked at rings
  * again and is never missed.
  * <pre>
@@ -54,7 +54,9 @@ public final class Doorbell
         pending = new AtomicIntegerArray(slots);
         final int recordLength = BitUtil.align(RecordDescriptor.HEADER_LENGTH + Integer.BYTES,
             RecordDescriptor.ALIGNMENT);
-        final int capacity = BitUtil.findNextPositivePowerOfTwo(recordLength * (slots + 1));
+        // A slot's pending flag is cleared while its record is still in the batch being read (the ring releases
+        // the space after the batch), so up to 2 x slots records can coexist, plus one padding record at a wrap.
+        final int capacity = BitUtil.findNextPositivePowerOfTwo(recordLength * (2 * slots + 2));
         queue = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
     }

@@ -507,9 +507,11 @@ final class Responder
             return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (IBA 9.8.3.1)
         }
         counters.increment(RxeCounter.SEND_RNR_ERR);
-        // IBA 9.7.5.2.8: RNR NAK carries our min_rnr_timer; the PSN is the request that found no WQE
+        // IBA 9.7.5.2.8: RNR NAK carries our min_rnr_timer; the PSN is the request that found no WQE. The
+        // packets behind it are then silently dropped (no sequence NAK) until the requester retries this PSN.
         final int syndrome = Aeth.rnrNakSyndrome(c.minRnrTimer);
         out.sendAck(c, syndrome, p.psn);
+        c.sentPsnNak = true;
         return syndrome;
     }
 

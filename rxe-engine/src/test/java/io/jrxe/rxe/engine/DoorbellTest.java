@@ -42,6 +42,23 @@ class DoorbellTest
     }
 
     @Test
+    void shouldHoldEverySlotTwiceWhenAllAreRungAgainDuringOneDrain()
+    {
+        final int slots = 64;
+        final Doorbell doorbell = new Doorbell(slots);
+        for (int round = 0; round < 10; round++)
+        {
+            for (int i = 0; i < slots; i++)
+            {
+                doorbell.ring(i);
+            }
+            // each handler re-rings its slot while the drained records still occupy the ring
+            assertEquals(slots, doorbell.drain(doorbell::ring, slots));
+        }
+        assertEquals(slots, doorbell.drain((slot) -> { }, Integer.MAX_VALUE));
+    }
+
+    @Test
     void shouldNeverLoseARingFromManyThreads() throws InterruptedException
     {
         final int slots = 64;
