@@ -28,9 +28,9 @@ import java.nio.ByteOrder;
  *                                                   response was lost (READ/atomic: implicit NAK, retry)
  *                    p inside the WQE at compIndex -> ACK / READ data / atomic result for it
  * </pre>
- * Retry counting follows the IBA, not rxe: retry_cnt = 7 allows 7 retries (IBA 9.7.6.1.3 / C9-140: the counter
- * is decremented per retry and the QP fails when it is exhausted; rxe treats 7 as infinite). rnr_retry = 7 is
- * infinite (IBA 9.7.5.2.8 / C9-139). Both counters are reloaded whenever an ACK makes progress.
+ * Retry counting follows the IBA, not rxe: retry_cnt = 7 allows 7 retries (IBA Vol 1 ch. 9 requester retry counter:
+ * decremented per retry after a local ACK timeout, a PSN sequence error NAK or an implied NAK, the QP fails when
+ * it is exhausted; rxe treats 7 as infinite). rnr_retry = 7 is infinite (IBA Vol 1 ch. 9 RNR retry counter). Both counters are reloaded whenever an ACK makes progress.
  */
 final class Completer
 {
@@ -95,7 +95,7 @@ final class Completer
 
     /**
      * Completes every WQE whose last PSN is before {@code psn}: a response at {@code psn} implies the responder
-     * took every earlier request (C9-? responses come in PSN order).
+     * took every earlier request (the responder executes and answers requests in PSN order).
      *
      * @return the outstanding WQE whose PSN range holds {@code psn}, or null (nothing outstanding, or a retry
      * was triggered because a READ/atomic before {@code psn} lost its response)
@@ -167,7 +167,7 @@ final class Completer
         final long length = wqe.length();
         final int len = p.payloadLength;
         final boolean end = Opcode.isEndOfMessage(p.opcode);
-        // IBA C9-?: every response packet but the last carries exactly one MTU; the last ends the message
+        // every READ response packet but the last carries exactly one path MTU; the last ends the message
         if (offset != wqe.bytesDone() || (end ? offset + len != length : (len != c.mtu || offset + len >= length)))
         {
             counters.increment(RxeCounter.TRUNCATED);
@@ -252,7 +252,7 @@ final class Completer
         if (Aeth.NAK_PSN_SEQ_ERROR == syndrome)
         {
             counters.increment(RxeCounter.RCVD_SEQ_ERR);
-            // the NAK PSN is the responder's ePSN: everything before it arrived (C9-? implicit ACK)
+            // the NAK PSN is the responder's ePSN: everything before it arrived (implicit ACK)
             final SendWqe wqe = nakBefore(c, ring, psn);
             if (null != wqe)
             {
@@ -400,7 +400,7 @@ final class Completer
 
     /**
      * Retires finished WQEs at the head of the send queue in order: posts their completions (errors always,
-     * successes when signaled, IBA 10.7.3.1) and hands the slots back to the application.
+     * successes when signaled) and hands the slots back to the application.
      */
     void retire(final QpContext c)
     {

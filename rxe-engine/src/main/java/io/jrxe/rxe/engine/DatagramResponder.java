@@ -13,7 +13,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * UD receive (rxe_resp.c for UD/GSI QPs): one packet is one message. The receive buffer starts with the 40-byte
- * GRH area (IBA 11.4.1.2: present on every UD receive; on RoCEv2 it holds the IP header, as rxe does: an IPv6
+ * GRH area (present on every UD receive; on RoCEv2 it holds the IP header, as rxe does: an IPv6
  * header fills it, an IPv4 header goes into its last 20 bytes), then the payload; the completion reports the
  * source QP and the network header type.
  * <pre>
@@ -45,7 +45,7 @@ final class DatagramResponder
         }
         if (!recv.take(c))
         {
-            counters.dropNoRecv++; // IBA C10-?: UD has no RNR; without a receive WQE the message is dropped
+            counters.dropNoRecv++; // IBA ch. 9/11: UD has no RNR; without a receive WQE the message is dropped
             return;
         }
         WcStatus status = WcStatus.SUCCESS;

@@ -68,7 +68,7 @@ final class QpContext
     int respMsn;
     int respOpcode = Opcode.NONE;
     boolean sentPsnNak;
-    /** UC: drop packets until the next FIRST/ONLY after a gap or error (IBA 9.8.3.1 / C9-37). */
+    /** UC: drop packets until the next FIRST/ONLY after a gap or error . */
     boolean ucDropMessage;
     /** The receive WQE being filled by a multi-packet SEND (copied out of the RQ/SRQ ring). */
     boolean recvActive;
@@ -130,7 +130,7 @@ final class QpContext
         return type.isDatagram();
     }
 
-    /** Requests are accepted in RTR and later (IBA 10.3.1: the receive side is active from RTR). */
+    /** Requests are accepted in RTR and later (the receive side is active from RTR). */
     boolean canReceiveRequests()
     {
         return QpState.RTR == state || QpState.RTS == state || QpState.SQD == state || QpState.SQE == state;

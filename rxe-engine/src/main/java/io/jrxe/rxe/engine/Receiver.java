@@ -93,7 +93,7 @@ final class Receiver
             return;
         }
         bth.wrap(buffer, payloadOffset);
-        if (0 != bth.tver()) // IBA C9-4 (transport header version 0)
+        if (0 != bth.tver()) // IBA ch. 9 BTH: transport header version 0 is the only one defined
         {
             counters.increment(RxeCounter.BAD_TVER);
             return;
@@ -109,7 +109,7 @@ final class Receiver
             counters.increment(RxeCounter.BAD_OPCODE);
             return;
         }
-        // IBA C9-7 / C10-16: the P_Key must match our (only, full-member, default) partition 0xFFFF
+        // IBA ch. 9/10 P_Key check: must match our only (full-member, default) partition 0xFFFF
         if (RoceV2.PKEY_NUMBER_MASK != (bth.pkey() & RoceV2.PKEY_NUMBER_MASK))
         {
             counters.increment(RxeCounter.BAD_PKEY);
@@ -148,7 +148,7 @@ final class Receiver
                 return;
             }
             deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
-            if (RoceV2.GSI_QKEY != deth.qkey()) // IBA C10-15: QP1 only takes the well-known Q_Key
+            if (RoceV2.GSI_QKEY != deth.qkey()) // QP1 only takes the well-known GSI Q_Key (IBA ch. 13)
             {
                 counters.increment(RxeCounter.BAD_QKEY);
                 return;
@@ -168,7 +168,7 @@ final class Receiver
             counters.increment(RxeCounter.BAD_OPCODE);
             return;
         }
-        if (p.payloadLength > qp.mtu) // IBA C9-?? packets longer than the path MTU are malformed
+        if (p.payloadLength > qp.mtu) // packets longer than the path MTU are malformed (rxe check_length)
         {
             counters.increment(RxeCounter.TRUNCATED);
             return;
@@ -183,7 +183,7 @@ final class Receiver
             if (qp.isDatagram())
             {
                 deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
-                if (deth.qkey() != qp.qkey) // IBA C10-15: silently drop on Q_Key mismatch
+                if (deth.qkey() != qp.qkey) // IBA ch. 10: a UD Q_Key mismatch is silently dropped
                 {
                     counters.increment(RxeCounter.BAD_QKEY);
                     return;

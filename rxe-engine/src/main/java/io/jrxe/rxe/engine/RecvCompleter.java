@@ -109,7 +109,7 @@ final class RecvCompleter
         return wc;
     }
 
-    /** Marks the next completion as solicited (SE bit, IBA 11.4.2.2). */
+    /** Marks the next completion as solicited (SE bit). */
     void solicited(final QpContext c)
     {
         solicitedPending = true;

@@ -105,19 +105,19 @@ final class Requester
             }
             if (SendWqe.STATE_POSTED == state)
             {
-                // SQD: finish the messages in progress, start no new one (IBA 10.3.1.3)
+                // SQD: finish the messages in progress, start no new one (SQD semantics)
                 if (QpState.SQD == c.state)
                 {
                     break;
                 }
-                // IBA 10.8.3.3: a fenced WR waits for every prior READ/atomic to complete
+                // a fenced WR waits for every prior READ/atomic to complete
                 if (0 != (wqe.sendFlags() & SendFlags.FENCE) && c.rdAtomicOutstanding > 0)
                 {
                     break;
                 }
                 if (isReadAtomic(opcode) && c.rdAtomicOutstanding >= Math.max(1, c.maxRdAtomic))
                 {
-                    break; // IBA C9-? initiator depth: at most max_rd_atomic outstanding
+                    break; // initiator depth: at most max_rd_atomic READ/atomics outstanding (rxe check_init_depth)
                 }
             }
             if (c.isRc() && Psn.diff(c.reqPsn, c.compPsn) >= MAX_UNACKED_PSNS)
@@ -279,7 +279,7 @@ final class Requester
         }
         else
         {
-            // UC and UD have no acknowledgements: the WQE completes when its last packet is sent (IBA 10.7.3.1)
+            // UC and UD have no acknowledgements: the WQE completes when its last packet is sent 
             wqe.state(SendWqe.STATE_DONE).status(WcStatus.SUCCESS.code());
             engine.completer().retire(c);
         }
@@ -298,7 +298,7 @@ final class Requester
         final int mask = Opcode.mask(reqOpcode);
         if (0 != (mask & Opcode.DETH_MASK))
         {
-            // IBA 10.2.5 controlled Q_Keys: a WR Q_Key with the high bit set means "use the QP's Q_Key"
+            // controlled Q_Keys: a WR Q_Key with the high bit set means "use the QP's Q_Key"
             final int wrQkey = wqe.remoteQkey();
             final int qkey = RoceV2.GSI_QPN == c.qpn ? RoceV2.GSI_QKEY : (wrQkey < 0 ? c.qkey : wrQkey);
             deth.wrap(buf, b + Opcode.dethOffset(reqOpcode)).qkey(qkey).srcQp(c.qpn);
@@ -312,7 +312,7 @@ final class Requester
             reth.wrap(buf, b + Opcode.rethOffset(reqOpcode));
             if (Opcode.KIND_READ == kind)
             {
-                // a retried READ asks only for what has not arrived yet (IBA 9.7.4.1.4: new RETH, same PSNs)
+                // a retried READ asks only for what has not arrived yet (new RETH, same PSNs, as rxe req_retry)
                 reth.va(wqe.remoteAddr() + done).rkey(wqe.rkey()).dmaLength((int)(length - done));
             }
             else

@@ -27,11 +27,11 @@ import java.nio.ByteOrder;
  * <pre>
  *  PSN vs ePSN:   equal   -> execute, ePSN += 1 (READ: += response packets), ACK if AckReq
  *                 before  -> duplicate: re-ACK; READ / atomic answered from the responder resources
- *                 after   -> RC: one PSN sequence error NAK per gap (C9-?), then silence until ePSN arrives
+ *                 after   -> RC: one PSN sequence error NAK per gap (IBA "NAK once"), then silence until ePSN arrives
  *                            UC: resynchronise at the next FIRST/ONLY, dropping the broken message
  * </pre>
  * RC errors of class "invalid request" / "remote access" / "remote operational" are NAKed and move the QP to
- * ERR (IBA 9.9.3.1, rxe do_class_ac_error); UC drops the message instead. Datagram receives are in
+ * ERR (rxe do_class_ac_error); UC drops the message instead. Datagram receives are in
  * {@link DatagramResponder}.
  */
 final class Responder
@@ -80,7 +80,7 @@ final class Responder
         if (d > 0)
         {
             counters.increment(RxeCounter.OUT_OF_SEQ_REQUEST);
-            // IBA C9-? "NAK once": one PSN sequence error NAK per gap, later OOS packets are silently dropped
+            // IBA "NAK once": one PSN sequence error NAK per gap, later OOS packets are silently dropped
             if (!c.sentPsnNak)
             {
                 c.sentPsnNak = true;
@@ -114,7 +114,7 @@ final class Responder
     {
         if (p.psn != c.respPsn)
         {
-            // IBA 9.8.3.1: a UC gap loses the message in progress; resynchronise on the packet that arrived
+            // IBA ch. 9 UC: a gap loses the message in progress; resynchronise on the packet that arrived
             c.respOpcode = Opcode.NONE;
             c.writeResid = 0;
             c.recvBytes = 0;
@@ -150,7 +150,7 @@ final class Responder
     {
         final int opcode = p.opcode;
         final int mask = p.mask;
-        if (!Opcode.isValidNext(c.respOpcode, opcode)) // IBA C9-? opcode sequence
+        if (!Opcode.isValidNext(c.respOpcode, opcode)) // IBA ch. 9 opcode sequence check (rxe check_op_seq)
         {
             return Aeth.NAK_INVALID_REQUEST;
         }
@@ -162,7 +162,7 @@ final class Responder
         {
             return Aeth.NAK_INVALID_REQUEST;
         }
-        // IBA C9-?: FIRST and MIDDLE packets carry exactly one path MTU of payload
+        // FIRST and MIDDLE packets carry exactly one path MTU of payload (rxe check_length)
         if (0 != (mask & Opcode.PAYLOAD_MASK) && 0 == (mask & Opcode.END_MASK) && p.payloadLength != c.mtu)
         {
             return Aeth.NAK_INVALID_REQUEST;
@@ -273,7 +273,7 @@ final class Responder
             if (0 != (mask & Opcode.IETH_MASK))
             {
                 invalidated = ieth.wrap(p.buffer, p.at(Opcode.iethOffset(p.opcode))).rkey();
-                if (!engine.invalidateRemote(c, invalidated)) // IBA 10.6.7.2.1 SEND with Invalidate
+                if (!engine.invalidateRemote(c, invalidated)) // SEND with Invalidate
                 {
                     recv.complete(c, WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, 0, 0, 0);
                     return Aeth.NAK_INVALID_REQUEST;
@@ -315,7 +315,7 @@ final class Responder
             return Aeth.NAK_INVALID_REQUEST;
         }
         final boolean withImm = 0 != (mask & Opcode.IMMDT_MASK);
-        if (withImm && !c.recvActive && !recv.take(c)) // WRITE with immediate consumes a receive WQE (C9-?)
+        if (withImm && !c.recvActive && !recv.take(c)) // WRITE with immediate consumes a receive WQE
         {
             return rnr(c, p);
         }
@@ -365,7 +365,7 @@ final class Responder
     {
         atomicEth.wrap(p.buffer, p.at(Opcode.atomicEthOffset(p.opcode)));
         final long va = atomicEth.va();
-        if (0 != (va & 7)) // IBA C9-? atomics need an 8-byte aligned VA (rxe: misaligned atomic)
+        if (0 != (va & 7)) // atomics need an 8-byte aligned VA (rxe: RESPST_ERR_MISALIGNED_ATOMIC)
         {
             return Aeth.NAK_INVALID_REQUEST;
         }
@@ -391,7 +391,7 @@ final class Responder
         {
             original = target.getAndAddLong(0, atomicEth.swapAdd());
         }
-        // C9-117: remember the result so a duplicate is answered without executing again
+        // remember the result so a duplicate is answered without executing again
         final int r = c.resources.allocate(ResponderResources.ATOMIC, p.psn, p.psn);
         c.resources.atomicResult[r] = original;
         atomicOriginal = original;
@@ -441,7 +441,7 @@ final class Responder
             final int r = c.resources.find(p.psn);
             if (r < 0 || ResponderResources.READ != c.resources.type[r])
             {
-                return; // older than our resources: the requester will time out (C9-? may be dropped)
+                return; // older than our resources: the requester will time out (rxe drops it too)
             }
             reth.wrap(p.buffer, p.at(Opcode.rethOffset(p.opcode)));
             final long va = reth.va();
@@ -453,7 +453,7 @@ final class Responder
             {
                 return;
             }
-            // replay from the retried PSN with the re-issued RETH (IBA 9.7.5.1.3 duplicate RDMA READ)
+            // replay from the retried PSN with the re-issued RETH (rxe duplicate_request for READ)
             out.startRead(c, r, p.psn, va, length);
             runReads(c, Integer.MAX_VALUE);
             return;
@@ -463,7 +463,7 @@ final class Responder
             final int r = c.resources.find(p.psn);
             if (r >= 0 && ResponderResources.ATOMIC == c.resources.type[r])
             {
-                out.sendAtomicAck(c, p.psn, c.resources.atomicResult[r]); // never executed twice (C9-117)
+                out.sendAtomicAck(c, p.psn, c.resources.atomicResult[r]); // never executed twice
             }
             return;
         }
@@ -504,10 +504,10 @@ final class Responder
     {
         if (!c.isRc())
         {
-            return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (IBA 9.8.3.1)
+            return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (rxe drops the message)
         }
         counters.increment(RxeCounter.SEND_RNR_ERR);
-        // IBA 9.7.5.2.8: RNR NAK carries our min_rnr_timer; the PSN is the request that found no WQE. The
+        // the RNR NAK carries our min_rnr_timer; the PSN is the request that found no WQE. The
         // packets behind it are then silently dropped (no sequence NAK) until the requester retries this PSN.
         final int syndrome = Aeth.rnrNakSyndrome(c.minRnrTimer);
         out.sendAck(c, syndrome, p.psn);

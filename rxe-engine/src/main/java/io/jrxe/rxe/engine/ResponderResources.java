@@ -3,10 +3,10 @@ package io.jrxe.rxe.engine;
 import io.jrxe.rxe.proto.Psn;
 
 /**
- * The responder's RDMA READ / ATOMIC resources of one RC QP (IBA 9.7.5.1.3 / o9-39 "responder resources"):
+ * The responder's RDMA READ / ATOMIC resources of one RC QP (IBA Vol 1 ch. 9 responder resources):
  * {@code max_dest_rd_atomic} entries that remember each READ or atomic request so that a duplicate (retried)
  * request is answered from the saved state — READ data is re-read from the MR, an atomic's saved original value is
- * re-sent — and an atomic is never executed twice (C9-116 / C9-117).
+ * re-sent — and an atomic is never executed twice.
  * <p>
  * Entries are reused oldest-first, as rxe does; the requester never has more than {@code max_rd_atomic}
  * (≤ our {@code max_dest_rd_atomic}) outstanding, so an entry is only recycled after its requester has moved on.

@@ -519,8 +519,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     }
 
     /**
-     * Moves a QP to ERR after a fatal transport error and flushes all its work requests (IBA 10.3.1 / 11.4.1:
-     * outstanding and later WRs complete with WR_FLUSH_ERR).
+     * Moves a QP to ERR after a fatal transport error and flushes all its work requests (outstanding and later WRs
+     * complete with WR_FLUSH_ERR).
      */
     void fail(final QpContext c)
     {
@@ -561,7 +561,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
 
     /**
      * Invalidates an rkey for LOCAL_INV or SEND with Invalidate. Only type 2 memory windows can be invalidated;
-     * ordinary MRs cannot (IBA 10.6.7.2: invalidating a non-fast-register MR is an error).
+     * ordinary MRs cannot (rxe: invalidating a non-fast-register MR fails).
      */
     boolean invalidateRemote(final QpContext c, final int rkey)
     {

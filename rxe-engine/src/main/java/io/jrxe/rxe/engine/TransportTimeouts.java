@@ -10,7 +10,7 @@ public final class TransportTimeouts
     }
 
     /**
-     * Local ACK timeout: 4.096 µs × 2^timeout (IBA 9.7.6.1.3, C9-141 "Local Ack Timeout").
+     * Local ACK timeout: 4.096 µs × 2^timeout (IBA Vol 1 ch. 9 "Local ACK Timeout"; rxe qp_timeout_jiffies).
      *
      * @param timeout the QP attribute, 0..31; 0 means the timer is disabled (infinite)
      * @return nanoseconds, or 0 when the timer is disabled
