@@ -279,7 +279,7 @@ final class Requester
         }
         else
         {
-            // UC and UD have no acknowledgements: the WQE completes when its last packet is sent 
+            // UC and UD have no acknowledgements: the WQE completes when its last packet is sent
             wqe.state(SendWqe.STATE_DONE).status(WcStatus.SUCCESS.code());
             engine.completer().retire(c);
         }
