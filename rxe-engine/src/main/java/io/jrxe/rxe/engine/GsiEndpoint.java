@@ -9,7 +9,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The General Services Interface endpoint, QP1 , without the verbs QP machinery: MADs (256 bytes for
+ * The General Services Interface endpoint, QP1, without the verbs QP machinery: MADs (256 bytes for
  * CM) arrive as UD SEND_ONLY to DQPN 1 with Q_Key 0x80010000 and go out the same way with SrcQP 1. A connection
  * manager plugs in a {@link MadHandler} and calls {@link #send} from the engine thread (from inside the handler or
  * from an engine-thread hook).
