@@ -55,6 +55,8 @@ final class QpContext
     boolean waitRnr;
     /** Set after a fast (implicit NAK) retry until progress is made, so one loss triggers one rewind. */
     boolean retriedSinceProgress;
+    /** The last run stopped because the packet pool was empty. */
+    boolean txStalled;
 
     // completer (rxe_comp_info)
     long compIndex;

@@ -80,6 +80,7 @@ final class Requester
         {
             return 0;
         }
+        c.txStalled = false;
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         final long producer = ring.producerPosition();
         int sent = 0;
@@ -127,7 +128,8 @@ final class Requester
             final int result = sendPacket(c, wqe);
             if (result < 0)
             {
-                break; // no tx buffer: try again next duty cycle
+                c.txStalled = true; // no tx buffer: the engine runs this QP again next duty cycle
+                break;
             }
             if (0 == result)
             {

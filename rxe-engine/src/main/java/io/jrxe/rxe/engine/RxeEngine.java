@@ -593,9 +593,9 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             int n = responder.runReads(c, qpBudget);
             n += requester.run(c, qpBudget - n);
             sent += n;
-            if (n >= qpBudget)
+            if (n >= qpBudget || c.txStalled)
             {
-                schedule(c); // more to send: round robin
+                schedule(c); // more to send (round robin), or waiting for tx buffers
             }
         }
         return sent;

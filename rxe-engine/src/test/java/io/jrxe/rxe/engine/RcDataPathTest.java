@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RcDataPathTest
 {
@@ -195,6 +196,30 @@ class RcDataPathTest
             seen |= 1 << slot;
         }
         assertEquals(3, seen);
+    }
+
+    @Test
+    void shouldWaitForTxBuffersAndCarryOnWhenThePoolIsEmpty()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 64, Mtu.MTU_1024, 9, 10, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(50_000, ALL);
+        final EnginePair.Region dst = pair.b.register(50_000, ALL);
+        fill(src, 0, 50_000, 21);
+        final io.jrxe.driver.mem.PacketPool pool = pair.wire.a().pool();
+        final int[] taken = new int[pool.capacity()];
+        final int n = pool.allocBatch(taken, 0, taken.length); // the NIC holds every buffer
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_WRITE, 1, src, 0, 50_000).remoteAddr(dst.address())
+            .rkey(dst.mr.rkey()));
+        for (int i = 0; i < 10; i++)
+        {
+            pair.progress();
+        }
+        assertEquals(0, pair.a.engine.counters().get(RxeCounter.SENT_PKTS));
+        assertTrue(pair.a.engine.counters().get(RxeCounter.TX_NO_BUFFER) > 0);
+        pool.freeBatch(taken, 0, n); // buffers come back without any doorbell or ACK
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, 1_000_000, 10_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
+        assertBytes(dst, 0, 50_000, 21);
     }
 
     @Test
