@@ -1,7 +1,6 @@
 package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.proto.RoceV2;
-import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.AddressHandle;
 import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.Mtu;
@@ -19,7 +18,6 @@ import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
@@ -32,21 +30,14 @@ import static io.jrxe.rxe.engine.RcDataPathTest.sendWr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class DatagramAndUcTest
+class DatagramAndUcTest extends EngineTestBase
 {
-    private static final int ALL = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
-    private static final long MS = 1_000_000;
-    private static final int QKEY = 0x1111_1111;
-    private final EnginePair pair = new EnginePair(5);
-    private final List<WorkCompletion> sendWcs = new ArrayList<>();
-    private final List<WorkCompletion> recvWcs = new ArrayList<>();
-
-    @AfterEach
-    void close()
+    DatagramAndUcTest()
     {
-        assertEquals(List.of(), pair.internalErrors);
-        pair.close();
+        super(5);
     }
+
+    private static final int QKEY = 0x1111_1111;
 
     private QueuePair udQp(final EnginePair.Side side)
     {

@@ -1,6 +1,5 @@
 package io.jrxe.rxe.engine;
 
-import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
@@ -10,7 +9,6 @@ import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -19,19 +17,13 @@ import java.util.List;
 import static io.jrxe.rxe.engine.RcDataPathTest.sendWr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class QpLifecycleTest
+class QpLifecycleTest extends EngineTestBase
 {
-    private static final int ALL = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
-    private static final long MS = 1_000_000;
-    private final EnginePair pair = new EnginePair(9);
-    private final List<WorkCompletion> wcs = new ArrayList<>();
-
-    @AfterEach
-    void close()
+    QpLifecycleTest()
     {
-        assertEquals(List.of(), pair.internalErrors);
-        pair.close();
+        super(9);
     }
+
 
     @Test
     void shouldFlushEverythingWhenTheApplicationMovesTheQpToError()
@@ -43,16 +35,16 @@ class QpLifecycleTest
             pair.b.postRecv(qps[1], i, mem, 0, 100);
         }
         pair.b.device.modifyQp(qps[1], new QpAttr().qpState(QpState.ERR), QpAttrMask.STATE);
-        pair.runUntil(() -> pair.b.pollRecv(wcs).size() == 5, MS, 1000);
+        pair.runUntil(() -> pair.b.pollRecv(recvWcs).size() == 5, MS, 1000);
         for (int i = 0; i < 5; i++)
         {
-            assertEquals(i, wcs.get(i).wrId());
-            assertEquals(WcStatus.WR_FLUSH_ERR.code(), wcs.get(i).status());
+            assertEquals(i, recvWcs.get(i).wrId());
+            assertEquals(WcStatus.WR_FLUSH_ERR.code(), recvWcs.get(i).status());
         }
         // WRs posted in ERR complete with a flush error too (IBA 10.8.3.3 / 11.4.1.1)
         pair.b.postSend(qps[1], sendWr(WrOpcode.SEND, 42, mem, 0, 10));
         pair.b.postRecv(qps[1], 43, mem, 0, 10);
-        pair.runUntil(() -> pair.b.pollRecv(wcs).size() == 6, MS, 1000);
+        pair.runUntil(() -> pair.b.pollRecv(recvWcs).size() == 6, MS, 1000);
         final List<WorkCompletion> sent = new ArrayList<>();
         pair.runUntil(() -> pair.b.pollSend(sent).size() == 1, MS, 1000);
         assertEquals(42, sent.get(0).wrId());

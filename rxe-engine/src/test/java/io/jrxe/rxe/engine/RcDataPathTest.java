@@ -1,7 +1,6 @@
 package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.stats.RxeCounter;
-import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
@@ -16,32 +15,22 @@ import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.rxe.stats.RxeCounter;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RcDataPathTest
+class RcDataPathTest extends EngineTestBase
 {
-    private static final int ALL = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ |
-        AccessFlags.REMOTE_ATOMIC;
-    private final EnginePair pair = new EnginePair(1);
-    private final List<WorkCompletion> sendWcs = new ArrayList<>();
-    private final List<WorkCompletion> recvWcs = new ArrayList<>();
-
-    @AfterEach
-    void close()
+    RcDataPathTest()
     {
-        assertEquals(List.of(), pair.internalErrors);
-        pair.close();
+        super(1);
     }
+
 
     static void fill(final EnginePair.Region r, final int offset, final int length, final int seed)
     {

@@ -10,7 +10,6 @@ import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.rxe.stats.RxeCounter;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -25,21 +24,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * NAK, RNR and retry paths: every error reaches the requester as the right completion status, the QP goes to
  * ERR, outstanding WRs flush, and nothing outside a grant is written.
  */
-class RcErrorPathTest
+class RcErrorPathTest extends EngineTestBase
 {
-    private static final int ALL = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ |
-        AccessFlags.REMOTE_ATOMIC;
-    private static final long MS = 1_000_000;
-    private final EnginePair pair = new EnginePair(7);
-    private final List<WorkCompletion> sendWcs = new ArrayList<>();
-    private final List<WorkCompletion> recvWcs = new ArrayList<>();
-
-    @AfterEach
-    void close()
+    RcErrorPathTest()
     {
-        assertEquals(List.of(), pair.internalErrors);
-        pair.close();
+        super(7);
     }
+
 
     private QueuePair[] connect(final EnginePair.QpTuning tuning)
     {

@@ -6,21 +6,16 @@ import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Reth;
 import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.stats.RxeCounter;
-import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.WcStatus;
-import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 
 import static io.jrxe.rxe.engine.RcDataPathTest.assertBytes;
@@ -33,20 +28,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Duplicate READ / atomic replay from the responder resources, and hostile input: forged requests and random or
  * mutated packets fed to receive() are counted and dropped, never thrown.
  */
-class ReplayAndFuzzTest
+class ReplayAndFuzzTest extends EngineTestBase
 {
-    private static final int ALL = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ |
-        AccessFlags.REMOTE_ATOMIC;
-    private static final long MS = 1_000_000;
-    private final EnginePair pair = new EnginePair(3);
-    private final List<WorkCompletion> sendWcs = new ArrayList<>();
-
-    @AfterEach
-    void close()
+    ReplayAndFuzzTest()
     {
-        assertEquals(List.of(), pair.internalErrors);
-        pair.close();
+        super(3);
     }
+
 
     @Test
     void shouldReplayAnAtomicWhoseAckWasLostWithoutExecutingItTwice()
