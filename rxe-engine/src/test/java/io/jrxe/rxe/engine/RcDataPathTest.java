@@ -1,6 +1,7 @@
 package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.stats.RxeCounter;
+import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
@@ -209,6 +210,27 @@ class RcDataPathTest extends EngineTestBase
         pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, 1_000_000, 10_000);
         assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
         assertBytes(dst, 0, 50_000, 21);
+    }
+
+    @Test
+    void shouldAtomicWriteAndFlush()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 64, Mtu.MTU_1024, 30, 40, new EnginePair.QpTuning());
+        final EnginePair.Region local = pair.a.register(64, ALL);
+        final EnginePair.Region remote = pair.b.register(64, ALL | AccessFlags.FLUSH_GLOBAL);
+        local.buffer.putLong(0, 0x0102_0304_0506_0708L, ByteOrder.nativeOrder());
+        final SendWorkRequest atomicWrite = sendWr(WrOpcode.ATOMIC_WRITE, 1, local, 0, 8)
+            .remoteAddr(remote.address() + 16).rkey(remote.mr.rkey());
+        final SendWorkRequest flush = sendWr(WrOpcode.FLUSH, 2, local, 0, 8)
+            .remoteAddr(remote.address()).rkey(remote.mr.rkey());
+        atomicWrite.next(flush);
+        pair.a.postSend(qps[0], atomicWrite);
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2, 1_000_000, 10_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status(), sendWcs.toString());
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(1).status(), sendWcs.toString());
+        assertEquals(0x0102_0304_0506_0708L, remote.buffer.getLong(16, ByteOrder.nativeOrder()));
+        assertEquals(0, remote.buffer.getLong(8));
+        assertEquals(0, remote.buffer.getLong(24));
     }
 
     @Test
