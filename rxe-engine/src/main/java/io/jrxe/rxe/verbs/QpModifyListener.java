@@ -16,4 +16,14 @@ public interface QpModifyListener
      * @param attr the QP's stored attributes after the modify (read them before returning).
      */
     void onModify(QueuePair qp, QpState from, QpState to, int mask, QpAttr attr);
+
+    /**
+     * Told after a QP was destroyed (its QPN may be reused afterwards), on the thread that called
+     * {@link RxeDevice#destroyQp}, so the transport can release its per-QP state and timers.
+     *
+     * @param qp the destroyed QP.
+     */
+    default void onDestroy(final QueuePair qp)
+    {
+    }
 }

@@ -596,6 +596,11 @@ public final class RxeDevice
         {
             qp.srq().release();
         }
+        final QpModifyListener listener = modifyListener;
+        if (null != listener)
+        {
+            listener.onDestroy(qp);
+        }
     }
 
     /**

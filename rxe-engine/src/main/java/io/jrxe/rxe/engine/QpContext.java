@@ -1,0 +1,166 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.proto.Opcode;
+import io.jrxe.rxe.verbs.QpState;
+import io.jrxe.rxe.verbs.QpType;
+import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.SgeList;
+
+/**
+ * The engine's per-QP transport state, owned by the engine thread: the attributes taken over from the last
+ * modify (so the hot path never reads fields the application thread may be writing) and the requester, completer
+ * and responder state of rxe's {@code rxe_req_info}, {@code rxe_comp_info} and {@code rxe_resp_info}.
+ * <pre>
+ *  SQ positions (monotonic longs of the verbs WqeRing):
+ *     consumer ........ compIndex ........ reqIndex ........ producer
+ *     (freed to app)    oldest not         next WQE to        last posted + 1
+ *                       completed          (re)transmit
+ *  PSNs:  compPsn (oldest unacked / next expected response)  <=  reqPsn (next to send)
+ * </pre>
+ */
+final class QpContext
+{
+    final int slot;
+    final QueuePair qp;
+    final int qpn;
+    final QpType type;
+    /** {@link Opcode#QP_RC}, {@link Opcode#QP_UC} or {@link Opcode#QP_UD} (GSI uses UD opcodes). */
+    final int opcodeQpType;
+
+    // attributes taken over from modify, engine thread copy
+    QpState state = QpState.RESET;
+    int mtu = 1024;
+    int destQpn;
+    long dgidHi;
+    long dgidLo;
+    int udpSport;
+    int qkey;
+    int accessFlags;
+    int timeout;
+    int retryCntAttr;
+    int rnrRetryAttr;
+    int minRnrTimer;
+    int maxRdAtomic = 1;
+    int maxDestRdAtomic = 1;
+    boolean sqDrainNotify;
+
+    // requester (rxe_req_info)
+    long reqIndex;
+    int reqPsn;
+    /** Opcode of the last request packet sent, {@link Opcode#NONE} between messages. */
+    int reqOpcode = Opcode.NONE;
+    int noAckPackets;
+    int rdAtomicOutstanding;
+    boolean needRetry;
+    boolean waitRnr;
+    /** Set after a fast (implicit NAK) retry until progress is made, so one loss triggers one rewind. */
+    boolean retriedSinceProgress;
+    /** The last run stopped because the packet pool was empty. */
+    boolean txStalled;
+
+    // completer (rxe_comp_info)
+    long compIndex;
+    int compPsn;
+    int compOpcode = Opcode.NONE;
+    int retryCnt;
+    int rnrRetry;
+
+    // responder (rxe_resp_info)
+    int respPsn;
+    int respMsn;
+    int respOpcode = Opcode.NONE;
+    boolean sentPsnNak;
+    /** UC: drop packets until the next FIRST/ONLY after a gap or error . */
+    boolean ucDropMessage;
+    /** The receive WQE being filled by a multi-packet SEND (copied out of the RQ/SRQ ring). */
+    boolean recvActive;
+    long recvWrId;
+    final SgeList recvSgl;
+    long recvLength;
+    long recvBytes;
+    int recvSgeIndex;
+    int recvSgeOffset;
+    // RDMA WRITE in progress
+    long writeVa;
+    int writeRkey;
+    long writeResid;
+    long writeLength;
+    // READ response generation in progress (-1 = none)
+    int readResource = -1;
+    int readPsn;
+    int readFirstPsn;
+    long readVa;
+    long readResid;
+    ResponderResources resources;
+
+    /** Scheduled on the engine's run list. */
+    boolean scheduled;
+    /** Destroyed or detached: ignore everything. */
+    boolean detached;
+
+    QpContext(final int slot, final QueuePair qp, final int maxRecvSge, final int maxDestRdAtomicCap)
+    {
+        this.slot = slot;
+        this.qp = qp;
+        this.qpn = qp.qpn();
+        this.type = qp.type();
+        this.opcodeQpType = opcodeQpType(type);
+        this.recvSgl = new SgeList(Math.max(1, maxRecvSge));
+        this.resources = new ResponderResources(maxDestRdAtomicCap);
+    }
+
+    static int opcodeQpType(final QpType type)
+    {
+        switch (type)
+        {
+            case RC:
+                return Opcode.QP_RC;
+            case UC:
+                return Opcode.QP_UC;
+            default:
+                return Opcode.QP_UD;
+        }
+    }
+
+    boolean isRc()
+    {
+        return QpType.RC == type;
+    }
+
+    boolean isDatagram()
+    {
+        return type.isDatagram();
+    }
+
+    /** Requests are accepted in RTR and later (the receive side is active from RTR). */
+    boolean canReceiveRequests()
+    {
+        return QpState.RTR == state || QpState.RTS == state || QpState.SQD == state || QpState.SQE == state;
+    }
+
+    /** Responses are only meaningful while the send side runs or drains. */
+    boolean canReceiveResponses()
+    {
+        return QpState.RTS == state || QpState.SQD == state;
+    }
+
+    /** Resets all transport state (modify to RESET, or before the first INIT). */
+    void resetTransport()
+    {
+        reqOpcode = Opcode.NONE;
+        noAckPackets = 0;
+        rdAtomicOutstanding = 0;
+        needRetry = false;
+        waitRnr = false;
+        retriedSinceProgress = false;
+        compOpcode = Opcode.NONE;
+        respMsn = 0;
+        respOpcode = Opcode.NONE;
+        sentPsnNak = false;
+        ucDropMessage = false;
+        recvActive = false;
+        writeResid = 0;
+        readResource = -1;
+        resources.clear();
+    }
+}

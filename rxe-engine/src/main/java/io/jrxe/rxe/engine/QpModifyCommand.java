@@ -1,0 +1,80 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.verbs.QpAttr;
+import io.jrxe.rxe.verbs.QpState;
+
+/**
+ * A modify (or attach / destroy) of a QP, snapshotted on the application thread and applied by the engine thread,
+ * so the engine never reads attributes while the application writes them. Control path: allocated per modify.
+ */
+final class QpModifyCommand
+{
+    static final int MODIFY = 0;
+    static final int DESTROY = 1;
+
+    final int kind;
+    final QpContext context;
+    final QpState to;
+    final int mask;
+    final int pathMtu;
+    final int destQpn;
+    final long dgidHi;
+    final long dgidLo;
+    final int flowLabel;
+    final int qkey;
+    final int accessFlags;
+    final int timeout;
+    final int retryCnt;
+    final int rnrRetry;
+    final int minRnrTimer;
+    final int maxRdAtomic;
+    final int maxDestRdAtomic;
+    final int sqPsn;
+    final int rqPsn;
+
+    QpModifyCommand(
+        final int kind, final QpContext context, final QpState to, final int mask, final QpAttr attr,
+        final int datagramMtu)
+    {
+        this.kind = kind;
+        this.context = context;
+        this.to = to;
+        this.mask = mask;
+        if (null == attr)
+        {
+            pathMtu = 0;
+            destQpn = 0;
+            dgidHi = 0;
+            dgidLo = 0;
+            flowLabel = 0;
+            qkey = 0;
+            accessFlags = 0;
+            timeout = 0;
+            retryCnt = 0;
+            rnrRetry = 0;
+            minRnrTimer = 0;
+            maxRdAtomic = 0;
+            maxDestRdAtomic = 0;
+            sqPsn = 0;
+            rqPsn = 0;
+        }
+        else
+        {
+            pathMtu = 0 != datagramMtu ? datagramMtu : null == attr.pathMtu() ? 256 : attr.pathMtu().bytes();
+            destQpn = attr.destQpNum();
+            dgidHi = attr.ahAttr().dgidHi();
+            dgidLo = attr.ahAttr().dgidLo();
+            flowLabel = attr.ahAttr().flowLabel();
+            qkey = attr.qkey();
+            accessFlags = attr.qpAccessFlags();
+            timeout = attr.timeout();
+            retryCnt = attr.retryCnt();
+            rnrRetry = attr.rnrRetry();
+            minRnrTimer = attr.minRnrTimer();
+            maxRdAtomic = attr.maxRdAtomic();
+            maxDestRdAtomic = attr.maxDestRdAtomic();
+            sqPsn = attr.sqPsn();
+            rqPsn = attr.rqPsn();
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.proto.Bth;
+import io.jrxe.rxe.proto.Deth;
+import io.jrxe.rxe.proto.Icrc;
+import io.jrxe.rxe.proto.Opcode;
+import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.stats.RxeCounter;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The receive demultiplexer (rxe_recv.c): validates a RoCEv2 packet's headers, finds its QP and hands requests
+ * to the {@link Responder}, responses to the {@link Completer} and QP1 MADs to the {@link GsiEndpoint}. Anything
+ * malformed is counted by reason and dropped; nothing thrown escapes.
+ * <pre>
+ *  ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad, MTU) -> QPN/QP1 -> opcode vs QP type
+ *       -> QP state -> (UD: Q_Key) -> request ? responder : completer
+ * </pre>
+ */
+final class Receiver
+{
+    private final RxeEngine engine;
+    private final EngineCounters counters;
+    private final Responder responder;
+    private final DatagramResponder datagrams;
+    private final Completer completer;
+    private final GsiEndpoint gsi;
+    private final Icrc icrc = new Icrc();
+    private final Bth bth = new Bth();
+    private final Deth deth = new Deth();
+    private final RxePacket pkt = new RxePacket();
+
+    Receiver(
+        final RxeEngine engine,
+        final EngineCounters counters,
+        final Responder responder,
+        final DatagramResponder datagrams,
+        final Completer completer,
+        final GsiEndpoint gsi)
+    {
+        this.engine = engine;
+        this.counters = counters;
+        this.responder = responder;
+        this.datagrams = datagrams;
+        this.completer = completer;
+        this.gsi = gsi;
+    }
+
+    void receive(
+        final UnsafeBuffer buffer,
+        final int ipOffset,
+        final int udpOffset,
+        final int payloadOffset,
+        final int payloadLength,
+        final int ipVersion)
+    {
+        counters.increment(RxeCounter.RCVD_PKTS);
+        counters.add(RxeCounter.RCVD_BYTES, payloadLength);
+        try
+        {
+            process(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
+        }
+        catch (final RuntimeException ex)
+        {
+            // A bug must not take the engine down: count it, drop the packet, keep going.
+            counters.internalErrors++;
+            engine.onInternalError(ex);
+        }
+        finally
+        {
+            pkt.buffer = null;
+        }
+    }
+
+    private void process(
+        final UnsafeBuffer buffer,
+        final int ipOffset,
+        final int udpOffset,
+        final int payloadOffset,
+        final int payloadLength,
+        final int ipVersion)
+    {
+        if (payloadLength < Bth.LENGTH + Icrc.LENGTH || payloadOffset < 0 ||
+            payloadOffset + payloadLength > buffer.capacity() || ipOffset < 0 || ipOffset >= payloadOffset ||
+            (4 != ipVersion && 6 != ipVersion))
+        {
+            counters.increment(RxeCounter.TRUNCATED);
+            return;
+        }
+        if (!icrc.check(buffer, ipOffset, payloadOffset + payloadLength - ipOffset))
+        {
+            counters.increment(RxeCounter.ICRC_ERR);
+            return;
+        }
+        bth.wrap(buffer, payloadOffset);
+        if (0 != bth.tver()) // IBA ch. 9 BTH: transport header version 0 is the only one defined
+        {
+            counters.increment(RxeCounter.BAD_TVER);
+            return;
+        }
+        final int opcode = bth.opcode();
+        if (Opcode.CNP == opcode)
+        {
+            counters.increment(RxeCounter.CNP_RCVD); // DCQCN is not implemented: counted only
+            return;
+        }
+        if (!Opcode.isValid(opcode) || Opcode.QP_RD == Opcode.qpType(opcode))
+        {
+            counters.increment(RxeCounter.BAD_OPCODE);
+            return;
+        }
+        // IBA ch. 9/10 P_Key check: must match our only (full-member, default) partition 0xFFFF
+        if (RoceV2.PKEY_NUMBER_MASK != (bth.pkey() & RoceV2.PKEY_NUMBER_MASK))
+        {
+            counters.increment(RxeCounter.BAD_PKEY);
+            return;
+        }
+        final int headerLength = Opcode.headerLength(opcode);
+        final int pad = bth.padCnt();
+        final int dataLength = payloadLength - headerLength - pad - Icrc.LENGTH;
+        if (dataLength < 0 || (!Opcode.hasPayload(opcode) && (0 != dataLength || 0 != pad)))
+        {
+            counters.increment(RxeCounter.TRUNCATED);
+            return;
+        }
+
+        final RxePacket p = pkt;
+        p.buffer = buffer;
+        p.ipVersion = ipVersion;
+        p.ipOffset = ipOffset;
+        p.bthOffset = payloadOffset;
+        p.opcode = opcode;
+        p.mask = Opcode.mask(opcode);
+        p.psn = bth.psn();
+        p.destQpn = bth.destQp();
+        p.ackReq = bth.ackReq();
+        p.solicited = bth.se();
+        p.payloadOffset = payloadOffset + headerLength;
+        p.payloadLength = dataLength;
+        p.srcUdpPort = buffer.getShort(udpOffset, RoceV2.NETWORK_ORDER) & 0xFFFF;
+        sourceGid(buffer, ipOffset, ipVersion, p);
+
+        if (RoceV2.GSI_QPN == p.destQpn)
+        {
+            if (Opcode.QP_UD != Opcode.qpType(opcode) || !Opcode.isRequest(opcode))
+            {
+                counters.increment(RxeCounter.BAD_OPCODE);
+                return;
+            }
+            deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
+            if (RoceV2.GSI_QKEY != deth.qkey()) // QP1 only takes the well-known GSI Q_Key (IBA ch. 13)
+            {
+                counters.increment(RxeCounter.BAD_QKEY);
+                return;
+            }
+            gsi.onReceive(p, deth.srcQp());
+            return;
+        }
+
+        final QpContext qp = engine.lookup(p.destQpn);
+        if (null == qp)
+        {
+            counters.increment(RxeCounter.BAD_QPN);
+            return;
+        }
+        if (Opcode.qpType(opcode) != qp.opcodeQpType)
+        {
+            counters.increment(RxeCounter.BAD_OPCODE);
+            return;
+        }
+        if (p.payloadLength > qp.mtu) // packets longer than the path MTU are malformed (rxe check_length)
+        {
+            counters.increment(RxeCounter.TRUNCATED);
+            return;
+        }
+        if (Opcode.isRequest(opcode))
+        {
+            if (!qp.canReceiveRequests())
+            {
+                counters.increment(RxeCounter.QP_NOT_READY);
+                return;
+            }
+            if (qp.isDatagram())
+            {
+                deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
+                if (deth.qkey() != qp.qkey) // IBA ch. 10: a UD Q_Key mismatch is silently dropped
+                {
+                    counters.increment(RxeCounter.BAD_QKEY);
+                    return;
+                }
+                datagrams.onDatagram(qp, p, deth.srcQp());
+                return;
+            }
+            responder.onRequest(qp, p);
+        }
+        else
+        {
+            if (!qp.canReceiveResponses() || !qp.isRc())
+            {
+                counters.increment(RxeCounter.QP_NOT_READY);
+                return;
+            }
+            completer.onResponse(qp, p);
+        }
+    }
+
+    private static void sourceGid(final UnsafeBuffer buffer, final int ipOffset, final int ipVersion, final RxePacket p)
+    {
+        if (4 == ipVersion)
+        {
+            p.srcGidHi = 0;
+            p.srcGidLo = 0x0000_ffff_0000_0000L | (buffer.getInt(ipOffset + 12, RoceV2.NETWORK_ORDER) & 0xffff_ffffL);
+        }
+        else
+        {
+            p.srcGidHi = buffer.getLong(ipOffset + 8, RoceV2.NETWORK_ORDER);
+            p.srcGidLo = buffer.getLong(ipOffset + 16, RoceV2.NETWORK_ORDER);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.RecvWqe;
+import io.jrxe.rxe.verbs.SharedReceiveQueue;
+import io.jrxe.rxe.verbs.WcFlags;
+import io.jrxe.rxe.verbs.WcOpcode;
+import io.jrxe.rxe.verbs.WcStatus;
+import io.jrxe.rxe.verbs.WorkCompletion;
+import io.jrxe.rxe.verbs.WqeRing;
+import org.agrona.DirectBuffer;
+
+/**
+ * Receive WQE handling for the responders: takes the next WQE from the QP's RQ or its SRQ, copies it into the
+ * QP's context (so an SRQ slot shared by several QPs is handed back at once, as rxe copies srq_wqe), scatters
+ * payload into it and posts the receive completion.
+ * <pre>
+ *  RQ/SRQ ring --take()--> QpContext.recv* (wrId, SGL copy, bytes so far) --complete()--> recv CQ
+ * </pre>
+ */
+final class RecvCompleter
+{
+    private final SgeCopier copier;
+    private final WorkCompletion wc = new WorkCompletion();
+    private boolean solicitedPending;
+
+    RecvCompleter(final SgeCopier copier)
+    {
+        this.copier = copier;
+    }
+
+    /**
+     * @return true if a receive WQE was taken into the QP's context, false if none is posted
+     */
+    boolean take(final QpContext c)
+    {
+        final SharedReceiveQueue srq = c.qp.srq();
+        final WqeRing<RecvWqe> ring = null != srq ? srq.ring() : c.qp.recvQueue().ring();
+        final long position = ring.consumerPosition();
+        if (position >= ring.producerPosition())
+        {
+            return false;
+        }
+        final RecvWqe wqe = ring.slot(position);
+        c.recvWrId = wqe.wrId();
+        c.recvLength = wqe.length();
+        c.recvSgl.clear();
+        final int n = Math.min(wqe.sgl().count(), c.recvSgl.capacity());
+        for (int i = 0; i < n; i++)
+        {
+            c.recvSgl.add(wqe.sgl().address(i), wqe.sgl().length(i), wqe.sgl().lkey(i));
+        }
+        c.recvBytes = 0;
+        c.recvActive = true;
+        if (null != srq)
+        {
+            srq.advanceConsumer(position + 1); // may raise SRQ_LIMIT_REACHED
+        }
+        else
+        {
+            ring.advanceConsumer(position + 1);
+        }
+        return true;
+    }
+
+    /**
+     * Appends payload to the active receive WQE.
+     *
+     * @return {@link io.jrxe.rxe.verbs.MrStatus#OK}, an MrStatus error or {@link SgeCopier#TOO_LONG}
+     */
+    int scatter(final QpContext c, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        if (c.recvBytes + length > c.recvLength)
+        {
+            return SgeCopier.TOO_LONG;
+        }
+        final int status = copier.scatter(c.qp.pd(), c.recvSgl, c.recvBytes, src, srcOffset, length);
+        c.recvBytes += length;
+        return status;
+    }
+
+    /** Completes the active receive WQE of a SEND. */
+    void complete(
+        final QpContext c, final WcStatus status, final int opcode, final int flags, final int imm,
+        final int invalidatedRkey)
+    {
+        wc.reset().wrId(c.recvWrId).status(status.code()).opcode(opcode).byteLen((int)c.recvBytes)
+            .qpNum(c.qpn).srcQp(c.destQpn).wcFlags(flags).immData(imm).invalidatedRkey(invalidatedRkey);
+        post(c);
+    }
+
+    /** Completes the active receive WQE of an RDMA WRITE with immediate (byte_len = the RETH length). */
+    void completeWriteImm(final QpContext c, final int length, final int imm)
+    {
+        wc.reset().wrId(c.recvWrId).status(WcStatus.SUCCESS.code()).opcode(WcOpcode.RECV_RDMA_WITH_IMM)
+            .byteLen(length).qpNum(c.qpn).srcQp(c.destQpn).wcFlags(WcFlags.WITH_IMM)
+            .immData(imm);
+        post(c);
+    }
+
+    /** The completion filled in by the caller through {@link #completion()} for a datagram. */
+    void postDatagram(final QpContext c)
+    {
+        post(c);
+    }
+
+    WorkCompletion completion()
+    {
+        return wc;
+    }
+
+    /** Marks the next completion as solicited (SE bit). */
+    void solicited(final QpContext c)
+    {
+        solicitedPending = true;
+    }
+
+    /** Flushes the active receive WQE (QP to error). */
+    void flushActive(final QpContext c)
+    {
+        if (c.recvActive)
+        {
+            wc.reset().wrId(c.recvWrId).status(WcStatus.WR_FLUSH_ERR.code()).opcode(WcOpcode.RECV).qpNum(c.qpn);
+            post(c);
+        }
+    }
+
+    private void post(final QpContext c)
+    {
+        c.recvActive = false;
+        final CompletionQueue cq = c.qp.recvCq();
+        cq.post(wc, solicitedPending);
+        solicitedPending = false;
+    }
+}

@@ -1,0 +1,148 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.proto.Aeth;
+import io.jrxe.rxe.proto.AtomicAckEth;
+import io.jrxe.rxe.proto.Bth;
+import io.jrxe.rxe.proto.Opcode;
+import io.jrxe.rxe.proto.Psn;
+import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.verbs.MrAccess;
+import io.jrxe.rxe.verbs.MrStatus;
+import io.jrxe.rxe.stats.RxeCounter;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * What the responder transmits: ACK/NAK/RNR NAK packets, atomic ACKs and RDMA READ responses (rxe send_ack,
+ * send_atomic_ack, read_reply). READ responses are generated from a per-QP cursor so that a long READ can be
+ * spread over several duty cycles when transmit buffers run short.
+ * <pre>
+ *  ACK / NAK:      | BTH (ACKNOWLEDGE, PSN) | AETH (syndrome, MSN) |
+ *  atomic ACK:     | BTH (ATOMIC_ACKNOWLEDGE) | AETH | AtomicAckETH (original value) |
+ *  READ response:  | BTH (READ_RESPONSE_FIRST/MIDDLE/LAST/ONLY) | AETH (not on MIDDLE) | data (<= MTU) |
+ * </pre>
+ */
+final class ResponderOutput
+{
+    private final Transmitter tx;
+    private final MrAccess mr;
+    private final EngineCounters counters;
+    private final Bth bth = new Bth();
+    private final Aeth aeth = new Aeth();
+    private final AtomicAckEth atomicAckEth = new AtomicAckEth();
+
+    ResponderOutput(final Transmitter tx, final MrAccess mr, final EngineCounters counters)
+    {
+        this.tx = tx;
+        this.mr = mr;
+        this.counters = counters;
+    }
+
+    /**
+     * Sends an ACK, NAK or RNR NAK.
+     *
+     * @param syndrome AETH syndrome
+     * @param psn      PSN of the acknowledged request (ACK) or the responder's expected PSN (NAK)
+     */
+    void sendAck(final QpContext c, final int syndrome, final int psn)
+    {
+        sendAck(c, Opcode.ACKNOWLEDGE, syndrome, psn, 0);
+    }
+
+    void sendAtomicAck(final QpContext c, final int psn, final long original)
+    {
+        sendAck(c, Opcode.ATOMIC_ACKNOWLEDGE, Aeth.ACK_UNLIMITED, psn, original);
+    }
+
+    private void sendAck(final QpContext c, final int opcode, final int syndrome, final int psn, final long original)
+    {
+        if (!tx.begin(c.dgidHi, c.dgidLo))
+        {
+            counters.increment(RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester recovers
+            return;
+        }
+        final UnsafeBuffer buf = tx.buffer();
+        final int b = tx.bthOffset;
+        bth.wrap(buf, b).init(opcode, false, 0, RoceV2.DEFAULT_PKEY, c.destQpn, false, psn);
+        aeth.wrap(buf, b + Opcode.aethOffset(opcode)).init(syndrome, c.respMsn);
+        if (Opcode.ATOMIC_ACKNOWLEDGE == opcode)
+        {
+            atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(opcode)).origRemoteData(original);
+        }
+        tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0);
+    }
+
+    /**
+     * Starts answering a READ (new or duplicate) from PSN {@code psn} for {@code length} bytes at {@code va}.
+     */
+    void startRead(final QpContext c, final int resource, final int psn, final long va, final long length)
+    {
+        c.readResource = resource;
+        c.readPsn = psn;
+        c.readFirstPsn = psn;
+        c.readVa = va;
+        c.readResid = length;
+    }
+
+    /**
+     * Sends READ response packets from the QP's cursor.
+     *
+     * @return packets sent; the cursor is cleared when the last one went out, or -1 if the MR went away (the
+     * caller NAKs and fails the QP)
+     */
+    int continueRead(final QpContext c, final int budget)
+    {
+        int sent = 0;
+        while (c.readResource >= 0 && sent < budget)
+        {
+            final int payload = (int)Math.min(c.mtu, c.readResid);
+            final boolean first = c.readPsn == c.readFirstPsn;
+            final boolean last = payload == c.readResid;
+            final int opcode = readResponseOpcode(first, last);
+            if (!tx.begin(c.dgidHi, c.dgidLo))
+            {
+                counters.increment(RxeCounter.ACK_DEFERRED);
+                break;
+            }
+            final UnsafeBuffer buf = tx.buffer();
+            final int b = tx.bthOffset;
+            final int pad = RoceV2.padCount(payload);
+            bth.wrap(buf, b).init(opcode, false, pad, RoceV2.DEFAULT_PKEY, c.destQpn, false, c.readPsn);
+            final int aethOffset = Opcode.aethOffset(opcode);
+            if (aethOffset >= 0)
+            {
+                aeth.wrap(buf, b + aethOffset).init(Aeth.ACK_UNLIMITED, c.respMsn);
+            }
+            final int headerLength = Opcode.headerLength(opcode);
+            if (payload > 0)
+            {
+                final int rkey = c.resources.rkey[c.readResource];
+                if (MrStatus.OK != mr.copyFromRemote(
+                    c.qp.pd(), c.qpn, rkey, c.readVa, buf, b + headerLength, payload))
+                {
+                    tx.abort();
+                    c.readResource = -1;
+                    return -1;
+                }
+            }
+            tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad);
+            sent++;
+            c.readPsn = Psn.next(c.readPsn);
+            c.readVa += payload;
+            c.readResid -= payload;
+            if (last)
+            {
+                c.readResource = -1;
+            }
+        }
+        return sent;
+    }
+
+    private static int readResponseOpcode(final boolean first, final boolean last)
+    {
+        if (first)
+        {
+            return last ? Opcode.RDMA_READ_RESPONSE_ONLY : Opcode.RDMA_READ_RESPONSE_FIRST;
+        }
+        return last ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
+    }
+}

@@ -1,0 +1,776 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.net.RxePacketIo;
+import io.jrxe.rxe.net.RxePacketSink;
+import io.jrxe.rxe.net.RxePoller;
+import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.stats.CounterSet;
+import io.jrxe.rxe.verbs.AsyncEvent;
+import io.jrxe.rxe.verbs.MemoryWindow;
+import io.jrxe.rxe.verbs.MrAccess;
+import io.jrxe.rxe.verbs.MrStatus;
+import io.jrxe.rxe.verbs.PortAttr;
+import io.jrxe.rxe.verbs.QpAttr;
+import io.jrxe.rxe.verbs.QpAttrMask;
+import io.jrxe.rxe.verbs.QpDoorbell;
+import io.jrxe.rxe.verbs.QpModifyListener;
+import io.jrxe.rxe.verbs.QpState;
+import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.RxeContext;
+import io.jrxe.rxe.verbs.RxeDevice;
+import io.jrxe.rxe.verbs.SendWqe;
+import io.jrxe.rxe.verbs.SharedReceiveQueue;
+import io.jrxe.rxe.verbs.WcStatus;
+import io.jrxe.rxe.verbs.WorkCompletion;
+import io.jrxe.rxe.verbs.WqeRing;
+import io.jrxe.rxe.verbs.WrOpcode;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntArrayQueue;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.Consumer;
+
+/**
+ * A software RoCEv2 transport engine (Soft-RoCE in Java) for one {@link RxeDevice}: it owns every QP's transport
+ * state and runs the requester, completer and responder on one thread, the engine thread.
+ * <pre>
+ *  app threads:   postSend/postRecv -> QpDoorbell.onPost -> Doorbell (MPSC)          modifyQp -> command queue
+ *  engine thread: progress() = commands -> doorbells -> poller.poll() (rx: receive()) -> timers -> run QPs
+ *                 receive(): Receiver -> Responder / DatagramResponder / Completer / GsiEndpoint
+ *                 run QP:    Requester (WQE -> packets) + READ responses, within a budget
+ *                 tx:        Transmitter -> RxePacketIo.prepare/send (+ ICRC)
+ * </pre>
+ * Drive it with {@link #progress()} from one thread (tests, lowest latency) or with an {@link RxeAgent} on an
+ * Agrona {@code AgentRunner}. Hot path: no allocation, no locks; modify/destroy are control path.
+ */
+public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListener, AutoCloseable
+{
+    /** Configuration with defaults; fluent setters share the getter's name. */
+    public static final class Context
+    {
+        private NanoClock nanoClock;
+        private RxePacketIo packetIo;
+        private RxePoller poller;
+        private int maxQps = 1024;
+        private long timerTickNs = 1L << 14;
+        private int ticksPerWheel = 1024;
+        private int packetBudget = 256;
+        private int qpPacketBudget = 64;
+        private Consumer<Throwable> errorHandler;
+        private CounterSet counterSet;
+
+        /** @return the clock of the transport timers (default {@link SystemNanoClock}) */
+        public NanoClock nanoClock()
+        {
+            return nanoClock;
+        }
+
+        /**
+         * @param value clock for retransmit/RNR timers; inject a controllable one in tests
+         * @return this
+         */
+        public Context nanoClock(final NanoClock value)
+        {
+            nanoClock = value;
+            return this;
+        }
+
+        /** @return the packet I/O boundary */
+        public RxePacketIo packetIo()
+        {
+            return packetIo;
+        }
+
+        /**
+         * @param value where packets go out (required)
+         * @return this
+         */
+        public Context packetIo(final RxePacketIo value)
+        {
+            packetIo = value;
+            return this;
+        }
+
+        /** @return the network poll hook, may be null */
+        public RxePoller poller()
+        {
+            return poller;
+        }
+
+        /**
+         * @param value polled once per duty cycle; it delivers received packets to {@link RxeEngine#receive}
+         * @return this
+         */
+        public Context poller(final RxePoller value)
+        {
+            poller = value;
+            return this;
+        }
+
+        /** @return maximum QPs the engine serves at once */
+        public int maxQps()
+        {
+            return maxQps;
+        }
+
+        /**
+         * @param value maximum QPs at once (sizes the doorbell and timer tables)
+         * @return this
+         */
+        public Context maxQps(final int value)
+        {
+            maxQps = value;
+            return this;
+        }
+
+        /** @return timer wheel tick in ns */
+        public long timerTickNs()
+        {
+            return timerTickNs;
+        }
+
+        /**
+         * @param value timer wheel tick, a power of two ns (default 16.384 µs)
+         * @return this
+         */
+        public Context timerTickNs(final long value)
+        {
+            timerTickNs = value;
+            return this;
+        }
+
+        /** @return timer wheel size */
+        public int ticksPerWheel()
+        {
+            return ticksPerWheel;
+        }
+
+        /**
+         * @param value timer wheel size, a power of two
+         * @return this
+         */
+        public Context ticksPerWheel(final int value)
+        {
+            ticksPerWheel = value;
+            return this;
+        }
+
+        /** @return packets all QPs may send per duty cycle */
+        public int packetBudget()
+        {
+            return packetBudget;
+        }
+
+        /**
+         * @param value packets all QPs may send per duty cycle (rxe RXE_MAX_ITERATIONS analogue)
+         * @return this
+         */
+        public Context packetBudget(final int value)
+        {
+            packetBudget = value;
+            return this;
+        }
+
+        /** @return packets one QP may send per turn */
+        public int qpPacketBudget()
+        {
+            return qpPacketBudget;
+        }
+
+        /**
+         * @param value packets one QP may send per turn before the next QP runs
+         * @return this
+         */
+        public Context qpPacketBudget(final int value)
+        {
+            qpPacketBudget = value;
+            return this;
+        }
+
+        /** @return where counters are published, may be null */
+        public CounterSet counterSet()
+        {
+            return counterSet;
+        }
+
+        /**
+         * @param value a device counter set of the mmapped {@code CountersFile}; every engine counter update is
+         *              mirrored into it (single writer: the engine thread)
+         * @return this
+         */
+        public Context counterSet(final CounterSet value)
+        {
+            counterSet = value;
+            return this;
+        }
+
+        /** @return handler of unexpected internal errors */
+        public Consumer<Throwable> errorHandler()
+        {
+            return errorHandler;
+        }
+
+        /**
+         * @param value told about internal errors (bugs) that the engine survived by dropping a packet
+         * @return this
+         */
+        public Context errorHandler(final Consumer<Throwable> value)
+        {
+            errorHandler = value;
+            return this;
+        }
+
+        /**
+         * Validates and fills defaults.
+         *
+         * @return this
+         */
+        public Context conclude()
+        {
+            if (null == packetIo)
+            {
+                throw new IllegalStateException("RxeEngine.Context.packetIo is required");
+            }
+            if (null == nanoClock)
+            {
+                nanoClock = new SystemNanoClock();
+            }
+            if (maxQps <= 0 || packetBudget <= 0 || qpPacketBudget <= 0)
+            {
+                throw new IllegalStateException("maxQps, packetBudget and qpPacketBudget must be positive");
+            }
+            if (Long.bitCount(timerTickNs) != 1 || Integer.bitCount(ticksPerWheel) != 1)
+            {
+                throw new IllegalStateException("timerTickNs and ticksPerWheel must be powers of two");
+            }
+            return this;
+        }
+    }
+
+    private final Context ctx;
+    private final RxeDevice device;
+    private final NanoClock clock;
+    private final RxePoller poller;
+    private final EngineCounters counters = new EngineCounters();
+    private final MrAccess mr;
+    private final Transmitter tx;
+    private final Requester requester;
+    private final Completer completer;
+    private final Responder responder;
+    private final Receiver receiver;
+    private final GsiEndpoint gsi;
+    private final RecvCompleter recv;
+    private final TransportTimers timers;
+    private final Doorbell doorbell;
+    private final ManyToOneConcurrentArrayQueue<QpModifyCommand> commands;
+    private final AtomicIntegerArray qpnToSlot;
+    private final QpContext[] slots;
+    /** Contexts by slot as the control thread sees them (guarded by this). */
+    private final QpContext[] pendingContexts;
+    private final int[] freeSlots;
+    private int freeSlotCount;
+    private final Int2ObjectHashMap<QpContext> byQpn = new Int2ObjectHashMap<>();
+    private final IntArrayQueue runQueue;
+    private final WorkCompletion flushWc = new WorkCompletion();
+    private final Doorbell.Handler doorbellHandler = this::onDoorbell;
+    private final TransportTimers.Handler timerHandler = this::onTimer;
+    private final Consumer<QpModifyCommand> commandHandler = this::apply;
+    private long nowNs;
+
+    /**
+     * Creates the engine and registers it as the device's doorbell and modify listener.
+     *
+     * @param ctx    configuration
+     * @param device the verbs device whose QPs this engine serves
+     */
+    public RxeEngine(final Context ctx, final RxeDevice device)
+    {
+        this.ctx = ctx.conclude();
+        this.device = device;
+        this.clock = ctx.nanoClock();
+        this.poller = ctx.poller();
+        this.nowNs = clock.nanoTime();
+        counters.mirror(ctx.counterSet());
+        final int maxQps = ctx.maxQps();
+        this.mr = new MrAccess(device.mrTable());
+        this.tx = new Transmitter(ctx.packetIo(), counters);
+        final SgeCopier copier = new SgeCopier(mr);
+        this.recv = new RecvCompleter(copier);
+        this.requester = new Requester(this, tx, mr, counters);
+        this.completer = new Completer(this, mr, counters);
+        this.responder = new Responder(this, new ResponderOutput(tx, mr, counters), recv, mr, counters);
+        this.gsi = new GsiEndpoint(tx, counters);
+        this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer,
+            gsi);
+        this.timers = new TransportTimers(maxQps, nowNs, ctx.timerTickNs(), ctx.ticksPerWheel());
+        this.doorbell = new Doorbell(maxQps);
+        this.commands = new ManyToOneConcurrentArrayQueue<>(Math.max(64, maxQps));
+        this.qpnToSlot = new AtomicIntegerArray(RxeContext.MIN_QP_INDEX + device.queryDevice().maxQp());
+        this.slots = new QpContext[maxQps];
+        this.pendingContexts = new QpContext[maxQps];
+        this.freeSlots = new int[maxQps];
+        for (int i = 0; i < maxQps; i++)
+        {
+            freeSlots[i] = maxQps - 1 - i;
+        }
+        this.freeSlotCount = maxQps;
+        this.runQueue = new IntArrayQueue(maxQps * 2, -1);
+        device.doorbell(this);
+        device.modifyListener(this);
+    }
+
+    /** @return the engine's statistics (engine thread writes them) */
+    public EngineCounters counters()
+    {
+        return counters;
+    }
+
+    /** @return the QP1 endpoint for MADs (CM) */
+    public GsiEndpoint gsi()
+    {
+        return gsi;
+    }
+
+    /** @return the device served */
+    public RxeDevice device()
+    {
+        return device;
+    }
+
+    /**
+     * One duty cycle: applies QP modifies, drains doorbells, polls the network, fires timers and runs QPs within
+     * the packet budget. Engine thread only.
+     *
+     * @return work done, 0 when idle
+     */
+    public int progress()
+    {
+        nowNs = clock.nanoTime();
+        int work = commands.drain(commandHandler);
+        work += doorbell.drain(doorbellHandler, ctx.maxQps());
+        if (null != poller)
+        {
+            work += poller.poll();
+        }
+        work += timers.poll(nowNs, timerHandler, ctx.maxQps());
+        work += runQps(ctx.packetBudget());
+        return work;
+    }
+
+    /**
+     * Receive entry point for RoCEv2 datagrams, engine thread only (normally called from the poller).
+     * {@inheritDoc}
+     */
+    @Override
+    public void receive(
+        final UnsafeBuffer buffer,
+        final int ipOffset,
+        final int udpOffset,
+        final int payloadOffset,
+        final int payloadLength,
+        final int ipVersion)
+    {
+        receiver.receive(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
+    }
+
+    /** {@inheritDoc} Application thread: schedules the QP on the engine thread. */
+    @Override
+    public void onPost(final QueuePair qp, final boolean send)
+    {
+        final int slot = qpnToSlot.get(qp.qpn()) - 1;
+        if (slot >= 0)
+        {
+            doorbell.ring(slot);
+        }
+    }
+
+    /** {@inheritDoc} Application thread: SRQ posts wake every QP using it on the engine thread. */
+    @Override
+    public void onSrqPost(final SharedReceiveQueue srq)
+    {
+        // a receive is consumed only when a request arrives; nothing to schedule
+    }
+
+    /** {@inheritDoc} Application (control) thread: snapshots the attributes for the engine thread. */
+    @Override
+    public void onModify(
+        final QueuePair qp, final QpState from, final QpState to, final int mask, final QpAttr attr)
+    {
+        // UD/GSI have no path: their MTU is the port's active MTU (rxe uses the port MTU for datagrams). Asked
+        // before taking this engine's lock: destroyQp calls onDestroy with the device lock held.
+        final int datagramMtu = qp.type().isDatagram() ?
+            device.queryPort(RxeDevice.PORT, new PortAttr()).activeMtu().bytes() : 0;
+        final QpContext context;
+        synchronized (this)
+        {
+            final int slot = qpnToSlot.get(qp.qpn()) - 1;
+            final QpContext existing = slot >= 0 ? pendingContexts[slot] : null;
+            if (null == existing || existing.qp != qp)
+            {
+                final int newSlot = allocateSlot(qp);
+                context = new QpContext(newSlot, qp, Math.max(1, maxRecvSge(qp)), 1);
+                pendingContexts[newSlot] = context;
+                qpnToSlot.set(qp.qpn(), newSlot + 1);
+            }
+            else
+            {
+                context = existing;
+            }
+        }
+        // outside the lock: offer() may wait for the engine thread, which takes the lock to free slots
+        offer(new QpModifyCommand(QpModifyCommand.MODIFY, context, to, mask, attr, datagramMtu));
+        doorbell.ring(context.slot);
+    }
+
+    /** {@inheritDoc} Application (control) thread. */
+    @Override
+    public void onDestroy(final QueuePair qp)
+    {
+        final QpContext context;
+        synchronized (this)
+        {
+            final int slot = qpnToSlot.get(qp.qpn()) - 1;
+            if (slot < 0 || null == pendingContexts[slot] || pendingContexts[slot].qp != qp)
+            {
+                return;
+            }
+            context = pendingContexts[slot];
+            qpnToSlot.set(qp.qpn(), 0);
+            pendingContexts[slot] = null;
+        }
+        offer(new QpModifyCommand(QpModifyCommand.DESTROY, context, QpState.RESET, 0, null, 0));
+    }
+
+    @Override
+    public void close()
+    {
+        device.doorbell(null);
+        device.modifyListener(null);
+    }
+
+    // ---------------------------------------------------------------- engine-thread internals
+
+    QpContext lookup(final int qpn)
+    {
+        return byQpn.get(qpn);
+    }
+
+    Completer completer()
+    {
+        return completer;
+    }
+
+    TransportTimers timers()
+    {
+        return timers;
+    }
+
+    long nowNs()
+    {
+        return nowNs;
+    }
+
+    void onInternalError(final Throwable ex)
+    {
+        final Consumer<Throwable> handler = ctx.errorHandler();
+        if (null != handler)
+        {
+            handler.accept(ex);
+        }
+    }
+
+    /** Puts a QP on the run list (requester work, READ responses, flushes). */
+    void schedule(final QpContext c)
+    {
+        if (!c.scheduled && !c.detached)
+        {
+            c.scheduled = true;
+            runQueue.addInt(c.slot);
+        }
+    }
+
+    /** Arms the retransmit timer if it is not running (rxe: on transmit, if not already pending). */
+    void armRetransmit(final QpContext c)
+    {
+        final long timeoutNs = TransportTimeouts.localAckTimeoutNs(c.timeout);
+        if (0 != timeoutNs && !timers.isArmed(c.slot, TransportTimers.RETRANSMIT))
+        {
+            timers.arm(c.slot, TransportTimers.RETRANSMIT, nowNs + timeoutNs);
+        }
+    }
+
+    /** Pushes the retransmit deadline out after progress (or a retry). */
+    void rearmRetransmit(final QpContext c)
+    {
+        final long timeoutNs = TransportTimeouts.localAckTimeoutNs(c.timeout);
+        if (0 != timeoutNs)
+        {
+            timers.arm(c.slot, TransportTimers.RETRANSMIT, nowNs + timeoutNs);
+        }
+    }
+
+    void armRnr(final QpContext c, final long delayNs)
+    {
+        timers.arm(c.slot, TransportTimers.RNR, nowNs + delayNs);
+    }
+
+    /**
+     * Moves a QP to ERR after a fatal transport error and flushes all its work requests (outstanding and later WRs
+     * complete with WR_FLUSH_ERR).
+     */
+    void fail(final QpContext c)
+    {
+        if (QpState.ERR != c.state)
+        {
+            c.state = QpState.ERR;
+            c.qp.transitionToError();
+            device.raise(AsyncEvent.QP_FATAL, c.qpn);
+        }
+        timers.cancel(c.slot, TransportTimers.RETRANSMIT);
+        timers.cancel(c.slot, TransportTimers.RNR);
+        c.readResource = -1;
+        schedule(c); // flush on the run list, outside the packet being processed
+    }
+
+    /** LOCAL_INV / BIND_MW executed in SQ order by the requester (rxe_do_local_ops). */
+    int executeLocalOperation(final QpContext c, final SendWqe wqe)
+    {
+        switch (wqe.opcode())
+        {
+            case WrOpcode.LOCAL_INV:
+                return invalidateRemote(c, wqe.invalidateRkey()) ?
+                    WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
+            case WrOpcode.BIND_MW:
+            {
+                final MemoryWindow mw = wqe.mw();
+                if (null == mw || null == wqe.bindMr() || mw.pd() != c.qp.pd() || wqe.bindMr().pd() != c.qp.pd())
+                {
+                    return WcStatus.MW_BIND_ERR.code();
+                }
+                mw.bind(wqe.bindKey(), wqe.bindMr(), wqe.bindAddr(), wqe.bindLength(), wqe.bindAccess(), c.qpn);
+                return WcStatus.SUCCESS.code();
+            }
+            default:
+                return WcStatus.LOC_QP_OP_ERR.code(); // REG_MR (fast registration) is not supported
+        }
+    }
+
+    /**
+     * Invalidates an rkey for LOCAL_INV or SEND with Invalidate. Only type 2 memory windows can be invalidated;
+     * ordinary MRs cannot (rxe: invalidating a non-fast-register MR fails).
+     */
+    boolean invalidateRemote(final QpContext c, final int rkey)
+    {
+        final MemoryWindow mw = device.mrTable().window(rkey);
+        return null != mw && mw.pd() == c.qp.pd() && MrStatus.OK == mw.invalidate(rkey);
+    }
+
+    // ---------------------------------------------------------------- duty cycle parts
+
+    private int runQps(final int budget)
+    {
+        int sent = 0;
+        int turns = runQueue.size();
+        while (turns-- > 0 && sent < budget)
+        {
+            final int slot = runQueue.pollInt();
+            final QpContext c = slots[slot];
+            if (null == c)
+            {
+                continue;
+            }
+            c.scheduled = false;
+            if (QpState.ERR == c.state)
+            {
+                flush(c);
+                continue;
+            }
+            final int qpBudget = Math.min(ctx.qpPacketBudget(), budget - sent);
+            int n = responder.runReads(c, qpBudget);
+            n += requester.run(c, qpBudget - n);
+            sent += n;
+            if (n >= qpBudget || c.txStalled)
+            {
+                schedule(c); // more to send (round robin), or waiting for tx buffers
+            }
+        }
+        return sent;
+    }
+
+    private void onDoorbell(final int slot)
+    {
+        QpContext c = slots[slot];
+        if (null == c)
+        {
+            commands.drain(commandHandler); // the attach may have raced past this cycle's command drain
+            c = slots[slot];
+            if (null == c)
+            {
+                return;
+            }
+        }
+        schedule(c);
+    }
+
+    private void onTimer(final int slot, final int kind, final long now)
+    {
+        final QpContext c = slots[slot];
+        if (null == c)
+        {
+            return;
+        }
+        if (TransportTimers.RETRANSMIT == kind)
+        {
+            completer.onRetransmitTimeout(c);
+        }
+        else
+        {
+            completer.onRnrTimer(c);
+        }
+    }
+
+    private void flush(final QpContext c)
+    {
+        completer.retire(c);
+        final WqeRing<SendWqe> sq = c.qp.sendQueue().ring();
+        final long producer = sq.producerPosition();
+        for (long i = c.compIndex; i < producer; i++)
+        {
+            final SendWqe wqe = sq.slot(i);
+            completer.postSendCompletion(c, wqe, SendWqe.STATE_ERROR == wqe.state() ?
+                wqe.status() : WcStatus.WR_FLUSH_ERR.code());
+            wqe.state(SendWqe.STATE_DONE);
+        }
+        c.compIndex = producer;
+        c.reqIndex = producer;
+        c.rdAtomicOutstanding = 0;
+        sq.advanceConsumer(producer);
+        recv.flushActive(c);
+        if (null != c.qp.recvQueue())
+        {
+            c.qp.recvQueue().flush(c.qp.recvCq(), flushWc);
+        }
+    }
+
+    private void apply(final QpModifyCommand cmd)
+    {
+        final QpContext c = cmd.context;
+        if (QpModifyCommand.DESTROY == cmd.kind)
+        {
+            detach(c);
+            return;
+        }
+        if (slots[c.slot] != c)
+        {
+            slots[c.slot] = c;
+            byQpn.put(c.qpn, c);
+        }
+        final QpState previous = c.state;
+        final int mask = cmd.mask;
+        c.mtu = cmd.pathMtu;
+        c.destQpn = cmd.destQpn;
+        c.dgidHi = cmd.dgidHi;
+        c.dgidLo = cmd.dgidLo;
+        c.udpSport = RoceV2.udpSourcePort(cmd.flowLabel, c.qpn, cmd.destQpn);
+        c.qkey = cmd.qkey;
+        c.accessFlags = cmd.accessFlags;
+        c.timeout = cmd.timeout;
+        c.retryCntAttr = cmd.retryCnt;
+        c.rnrRetryAttr = cmd.rnrRetry;
+        c.minRnrTimer = cmd.minRnrTimer;
+        c.maxRdAtomic = cmd.maxRdAtomic;
+        if (cmd.maxDestRdAtomic != c.maxDestRdAtomic || c.resources.capacity() != Math.max(1, cmd.maxDestRdAtomic))
+        {
+            c.maxDestRdAtomic = cmd.maxDestRdAtomic;
+            c.resources = new ResponderResources(cmd.maxDestRdAtomic); // control path
+        }
+        c.state = cmd.to;
+        if (QpState.RESET == cmd.to || QpState.RESET == previous)
+        {
+            resetQp(c);
+        }
+        if (0 != (mask & QpAttrMask.RQ_PSN))
+        {
+            c.respPsn = cmd.rqPsn;
+            c.sentPsnNak = false;
+        }
+        if (0 != (mask & QpAttrMask.SQ_PSN))
+        {
+            c.reqPsn = cmd.sqPsn;
+            c.compPsn = cmd.sqPsn;
+        }
+        if (0 != (mask & QpAttrMask.RETRY_CNT) || QpState.RTS == cmd.to && QpState.RTS != previous)
+        {
+            c.retryCnt = c.retryCntAttr;
+        }
+        if (0 != (mask & QpAttrMask.RNR_RETRY) || QpState.RTS == cmd.to && QpState.RTS != previous)
+        {
+            c.rnrRetry = c.rnrRetryAttr;
+        }
+        if (QpState.ERR == cmd.to)
+        {
+            fail(c);
+        }
+        schedule(c);
+    }
+
+    private void resetQp(final QpContext c)
+    {
+        c.resetTransport();
+        final long sqPosition = c.qp.sendQueue().ring().consumerPosition();
+        c.compIndex = sqPosition;
+        c.reqIndex = sqPosition;
+        timers.cancel(c.slot, TransportTimers.RETRANSMIT);
+        timers.cancel(c.slot, TransportTimers.RNR);
+    }
+
+    private void detach(final QpContext c)
+    {
+        c.detached = true;
+        timers.cancel(c.slot, TransportTimers.RETRANSMIT);
+        timers.cancel(c.slot, TransportTimers.RNR);
+        if (slots[c.slot] == c)
+        {
+            slots[c.slot] = null;
+        }
+        if (byQpn.get(c.qpn) == c)
+        {
+            byQpn.remove(c.qpn);
+        }
+        synchronized (this)
+        {
+            freeSlots[freeSlotCount++] = c.slot;
+        }
+    }
+
+    private int allocateSlot(final QueuePair qp)
+    {
+        if (0 == freeSlotCount)
+        {
+            throw new IllegalStateException("RxeEngine serves at most " + ctx.maxQps() +
+                " QPs at once (QP " + qp.qpn() + "); raise RxeEngine.Context.maxQps");
+        }
+        return freeSlots[--freeSlotCount];
+    }
+
+    private void offer(final QpModifyCommand cmd)
+    {
+        while (!commands.offer(cmd))
+        {
+            Thread.yield(); // control path: the engine drains the queue every duty cycle
+        }
+    }
+
+    private static int maxRecvSge(final QueuePair qp)
+    {
+        if (null != qp.srq())
+        {
+            return qp.srq().maxSge();
+        }
+        return null == qp.recvQueue() ? 1 : qp.recvQueue().maxSge();
+    }
+}

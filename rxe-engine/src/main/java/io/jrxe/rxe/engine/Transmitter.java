@@ -1,0 +1,124 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.driver.mem.PacketPool;
+import io.jrxe.rxe.net.RxePacketIo;
+import io.jrxe.rxe.proto.Icrc;
+import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.stats.RxeCounter;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Builds outgoing packets in {@link RxePacketIo} buffers: {@link #begin} hands out a buffer with the BTH offset,
+ * the caller writes BTH, extension headers and payload, {@link #finish} adds pad, lets the stack prepend
+ * Ethernet/IP/UDP, computes the ICRC over the result and queues it. Engine thread only; allocation free.
+ * <pre>
+ *  begin(ipv6) ->  buffer, bthOffset
+ *                  | BTH | ext | payload | (pad) | (ICRC) |
+ *  finish(...)  ->  io.prepare(...) fills | Eth | IP | UDP | in front, then ICRC, then io.send(id)
+ * </pre>
+ */
+final class Transmitter
+{
+    private final RxePacketIo io;
+    private final PacketPool pool;
+    private final UnsafeBuffer buffer;
+    private final Icrc icrc = new Icrc();
+    private final EngineCounters counters;
+    private int udpPayloadOffsetV4;
+    private int udpPayloadOffsetV6;
+
+    /** The buffer of the packet being built. */
+    int id = -1;
+    /** Offset of its BTH in {@link #buffer()}. */
+    int bthOffset;
+    private boolean ipv6;
+
+    Transmitter(final RxePacketIo io, final EngineCounters counters)
+    {
+        this.io = io;
+        this.pool = io.pool();
+        this.buffer = pool.buffer();
+        this.counters = counters;
+        this.udpPayloadOffsetV4 = io.udpPayloadOffset(false);
+        this.udpPayloadOffsetV6 = io.udpPayloadOffset(true);
+    }
+
+    UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * Largest UDP payload (BTH .. ICRC) a pool buffer can carry.
+     */
+    int maxUdpPayload()
+    {
+        return pool.dataCapacity() - Math.max(udpPayloadOffsetV4, udpPayloadOffsetV6);
+    }
+
+    /**
+     * Starts a packet to a destination GID.
+     *
+     * @return false if no tx buffer is free (the caller retries later)
+     */
+    boolean begin(final long dstGidHi, final long dstGidLo)
+    {
+        final int id = io.allocTx();
+        if (id < 0)
+        {
+            counters.increment(RxeCounter.TX_NO_BUFFER);
+            return false;
+        }
+        this.id = id;
+        this.ipv6 = !RxePacketIo.isIpv4Mapped(dstGidHi, dstGidLo);
+        this.bthOffset = pool.dataOffset(id) + (ipv6 ? udpPayloadOffsetV6 : udpPayloadOffsetV4);
+        return true;
+    }
+
+    /**
+     * Completes and sends the packet begun last: zeroes the pad, prepares IP/UDP, writes the ICRC.
+     *
+     * @param transportLength bytes from the BTH to the end of the payload, without pad and ICRC
+     * @param pad             pad bytes (already reflected in the BTH PadCnt)
+     * @return false if the stack could not prepare it (the packet is dropped, as if lost on the wire)
+     */
+    boolean finish(
+        final long dstGidHi, final long dstGidLo, final int srcUdpPort, final int transportLength, final int pad)
+    {
+        final int id = this.id;
+        this.id = -1;
+        for (int i = 0; i < pad; i++)
+        {
+            buffer.putByte(bthOffset + transportLength + i, (byte)0);
+        }
+        final int udpPayloadLength = transportLength + pad + Icrc.LENGTH;
+        if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength))
+        {
+            pool.free(id);
+            counters.increment(RxeCounter.SEND_ERR);
+            return false;
+        }
+        final int ipOffset = bthOffset - RoceV2.UDP_HEADER_LENGTH -
+            (ipv6 ? RoceV2.IPV6_HEADER_LENGTH : RoceV2.IPV4_HEADER_LENGTH);
+        final int available = bthOffset + udpPayloadLength - ipOffset;
+        if (!icrc.generate(buffer, ipOffset, available))
+        {
+            pool.free(id);
+            counters.increment(RxeCounter.SEND_ERR);
+            return false;
+        }
+        io.send(id);
+        counters.sentPacket(udpPayloadLength);
+        return true;
+    }
+
+    /** Gives the buffer begun last back without sending it. */
+    void abort()
+    {
+        if (id >= 0)
+        {
+            pool.free(id);
+            id = -1;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.jrxe.rxe.net;
+
+import io.jrxe.driver.mem.PacketPool;
+
+/**
+ * The engine's view of the L2/L3 stack: it gets packet buffers, writes a RoCEv2 UDP payload (BTH onwards, ICRC
+ * last) and asks the stack to put Ethernet/IP/UDP in front of it. The engine does not know MAC addresses, routes or
+ * ARP; a stack (the driver module's {@code NetStack}, or an in-memory wire in tests) implements this.
+ * <pre>
+ *  pool.dataOffset(id)
+ *  |<------------- udpPayloadOffset(ipv6) ------------->|
+ *  +----------+---------------------------+-------------+------------------------------------+-------+
+ *  | Ethernet | IPv4 (20) or IPv6 (40)    | UDP (8)     | BTH | ext headers | payload | pad   | ICRC  |
+ *  +----------+---------------------------+-------------+------------------------------------+-------+
+ *             ^ ipOffset = udpPayloadOffset - 8 - ipHeaderLength                                  (4, LE)
+ *                                                       |<------- udpPayloadLength --------------->|
+ * </pre>
+ * Destinations are GIDs (RoCEv2 carries no GRH; the GID is the IP address). An IPv4 destination is the
+ * IPv4-mapped GID {@code ::ffff:a.b.c.d}, i.e. {@code gidHi == 0} and {@code gidLo == 0x0000_ffff_aabb_ccddL};
+ * see {@link #isIpv4Mapped(long, long)}.
+ * <p>
+ * Ownership: an id from {@link #allocTx()} belongs to the engine until it passes it to {@link #send(int)} (the
+ * stack then owns it) or frees it to {@link #pool()} (after a failed {@link #prepare}). All calls come from the
+ * engine's thread.
+ */
+public interface RxePacketIo
+{
+    /** IANA UDP destination port of RoCEv2 (IBA Annex A17.2.1). */
+    int ROCE_V2_UDP_PORT = 4791;
+
+    /**
+     * @return the pool tx buffers come from; its buffer also holds received frames
+     */
+    PacketPool pool();
+
+    /**
+     * Allocates a transmit buffer.
+     *
+     * @return a buffer id of {@link #pool()}, or -1 when none is free (the caller backs off and retries later)
+     */
+    int allocTx();
+
+    /**
+     * Where the UDP payload (the BTH) of an outgoing packet starts, relative to {@code pool().dataOffset(id)}.
+     *
+     * @param ipv6 whether the packet will be carried over IPv6
+     * @return offset of the first BTH byte from the start of the frame data
+     */
+    int udpPayloadOffset(boolean ipv6);
+
+    /**
+     * Fills Ethernet, IP and UDP headers in front of a UDP payload that is already written and sets the frame
+     * length of the buffer. IP/UDP fields that the ICRC covers must be final after this call (the engine computes
+     * the ICRC next, over the masked IP and UDP headers).
+     *
+     * @param id               buffer from {@link #allocTx()}
+     * @param dstGidHi         destination GID bytes 0..7, big-endian
+     * @param dstGidLo         destination GID bytes 8..15, big-endian
+     * @param srcUdpPort       UDP source port (flow entropy, 0xC000..0xFFFF)
+     * @param udpPayloadLength bytes from the BTH to the end of the ICRC
+     * @return false if the packet cannot be sent now (neighbour unresolved, no route); the engine then frees the
+     * buffer and treats the packet as lost, retransmission covers it
+     */
+    boolean prepare(int id, long dstGidHi, long dstGidLo, int srcUdpPort, int udpPayloadLength);
+
+    /**
+     * Queues a prepared packet for transmission; the buffer now belongs to the stack.
+     *
+     * @param id buffer prepared by {@link #prepare}
+     */
+    void send(int id);
+
+    /**
+     * @param gidHi GID bytes 0..7
+     * @param gidLo GID bytes 8..15
+     * @return whether the GID is IPv4-mapped ({@code ::ffff:a.b.c.d}), i.e. the packet goes over IPv4
+     */
+    static boolean isIpv4Mapped(final long gidHi, final long gidLo)
+    {
+        return 0 == gidHi && 0x0000_ffffL == (gidLo >>> 32);
+    }
+}

@@ -1,0 +1,40 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.WorkCompletion;
+import org.junit.jupiter.api.AfterEach;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Shared set-up of the two-engine tests: a seeded {@link EnginePair}, completion lists, and the checks on close. */
+abstract class EngineTestBase
+{
+    static final int ALL = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ |
+        AccessFlags.REMOTE_ATOMIC;
+    static final long MS = 1_000_000;
+
+    final EnginePair pair;
+    final List<WorkCompletion> sendWcs = new ArrayList<>();
+    final List<WorkCompletion> recvWcs = new ArrayList<>();
+
+    EngineTestBase(final long seed)
+    {
+        pair = new EnginePair(seed);
+    }
+
+    @AfterEach
+    void closePair()
+    {
+        try
+        {
+            assertEquals(List.of(), pair.internalErrors, "the engines caught internal errors");
+        }
+        finally
+        {
+            pair.close();
+        }
+    }
+}
