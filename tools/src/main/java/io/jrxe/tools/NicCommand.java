@@ -18,7 +18,6 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * JRXE-NIC READY pci=0000:00:03.0 mac=52:54:00:00:00:02 ip=10.9.0.2/24 mtu=1500 link=up
  * JRXE-NIC STATS rx_packets=N tx_packets=N rx_bytes=N tx_bytes=N rx_dropped=N tx_ring_full=N [net counters]
  * </pre>
- * A final STATS line is printed on SIGINT/SIGTERM before the device is reset and released.
+ * On SIGINT/SIGTERM a final STATS line is printed, the device is reset and released, and the exit status is 0.
  */
 @Command(name = "nic", mixinStandardHelpOptions = true,
     description = "Run the L2/L3 stack on a VFIO-bound NIC (ARP/ND/ping) and print counters.")
@@ -55,13 +54,11 @@ final class NicCommand implements Callable<Integer>
     Double duration;
 
     private volatile boolean running = true;
-    private final CountDownLatch stopped = new CountDownLatch(1);
 
     @Override
     public Integer call() throws IOException
     {
-        final Thread hook = new Thread(this::stopAndWait, "jrxe-nic-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        StopSignals.install(this::stop);
         try (VfioPciFunction function = VfioPciFunction.open(pci);
             PcapWriter writer = null == pcap ? null : new PcapWriter(pcap, true))
         {
@@ -80,18 +77,6 @@ final class NicCommand implements Callable<Integer>
             finally
             {
                 nic.close();
-            }
-        }
-        finally
-        {
-            stopped.countDown();
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-            catch (final IllegalStateException ignore)
-            {
-                // already shutting down: the hook is running and waits for the latch above
             }
         }
         return 0;
@@ -152,17 +137,9 @@ final class NicCommand implements Callable<Integer>
         System.out.flush();
     }
 
-    /** SIGINT/SIGTERM: ask the loop to finish, then wait until the device is reset and released. */
-    private void stopAndWait()
+    /** SIGINT/SIGTERM: the loop finishes, prints the final counters, resets and releases the device, exits 0. */
+    private void stop()
     {
         running = false;
-        try
-        {
-            stopped.await(5, TimeUnit.SECONDS);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
     }
 }

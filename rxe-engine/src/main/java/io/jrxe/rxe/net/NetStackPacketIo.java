@@ -1,0 +1,89 @@
+package io.jrxe.rxe.net;
+
+import io.jrxe.driver.mem.PacketPool;
+import io.jrxe.net.NetStack;
+import io.jrxe.net.UdpDatagram;
+import io.jrxe.net.UdpHandler;
+
+/**
+ * Puts the RoCE engine on jrxe's L2/L3 stack: outgoing RoCEv2 packets get their Ethernet/IP/UDP headers from
+ * {@link NetStack} (ARP/ND resolved there), and UDP datagrams for port 4791 go to the engine's
+ * {@link RxePacketSink}. Also the engine's {@link RxePoller}: one poll of the stack receives, handles and flushes.
+ * All on the engine's thread.
+ */
+public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandler
+{
+    private final NetStack stack;
+    private RxePacketSink sink;
+
+    public NetStackPacketIo(final NetStack stack)
+    {
+        this.stack = stack;
+        stack.registerUdpHandler(ROCE_V2_UDP_PORT, this);
+    }
+
+    /** Where received RoCEv2 packets go (the engine). */
+    public NetStackPacketIo sink(final RxePacketSink sink)
+    {
+        this.sink = sink;
+        return this;
+    }
+
+    public NetStack stack()
+    {
+        return stack;
+    }
+
+    @Override
+    public PacketPool pool()
+    {
+        return stack.pool();
+    }
+
+    @Override
+    public int allocTx()
+    {
+        return stack.allocTx();
+    }
+
+    @Override
+    public int udpPayloadOffset(final boolean ipv6)
+    {
+        return ipv6 ? NetStack.UDP6_PAYLOAD_OFFSET : NetStack.UDP4_PAYLOAD_OFFSET;
+    }
+
+    @Override
+    public boolean prepare(
+        final int id, final long dstGidHi, final long dstGidLo, final int srcUdpPort, final int udpPayloadLength)
+    {
+        if (RxePacketIo.isIpv4Mapped(dstGidHi, dstGidLo))
+        {
+            // RoCEv2 over IPv4 (IBA A17.4.5.1): DSCP/ECN 0, checksum 0 allowed (RFC 768), DF set by the stack
+            return stack.prepareUdp4(id, (int)dstGidLo, srcUdpPort, ROCE_V2_UDP_PORT, udpPayloadLength, 0);
+        }
+        return stack.prepareUdp6(id, dstGidHi, dstGidLo, srcUdpPort, ROCE_V2_UDP_PORT, udpPayloadLength, 0, 0);
+    }
+
+    @Override
+    public void send(final int id)
+    {
+        stack.send(id);
+    }
+
+    @Override
+    public int poll()
+    {
+        return stack.poll();
+    }
+
+    @Override
+    public void onDatagram(final UdpDatagram d)
+    {
+        final RxePacketSink target = sink;
+        if (null != target)
+        {
+            target.receive(
+                d.buffer(), d.ipOffset(), d.udpOffset(), d.payloadOffset(), d.payloadLength(), d.ipVersion());
+        }
+    }
+}

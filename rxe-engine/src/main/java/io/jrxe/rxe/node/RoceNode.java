@@ -1,0 +1,286 @@
+package io.jrxe.rxe.node;
+
+import io.jrxe.driver.NicDevice;
+import io.jrxe.net.NetStack;
+import io.jrxe.net.NetStackContext;
+import io.jrxe.rxe.engine.RxeEngine;
+import io.jrxe.rxe.net.NetStackPacketIo;
+import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.verbs.GidTable;
+import io.jrxe.rxe.verbs.RxeContext;
+import io.jrxe.rxe.verbs.RxeDevice;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * One jrxe RoCE node: a NIC, the L2/L3 stack on it, a verbs device and the protocol engine, wired as the kernel
+ * wires rdma_rxe to a netdev. The engine either runs on its own thread ({@link #start()}) or is driven by the
+ * caller ({@link #progress()}), for tests and the lowest latency.
+ * <pre>
+ *   application threads                 engine thread (one per node)
+ *   RxeDevice verbs: post_send/recv --> RxeEngine: requester/completer/responder
+ *   poll CQ  <------------------------- NetStackPacketIo (RoCEv2 on UDP 4791)
+ *                                       NetStack (ARP/ND, IPv4/IPv6, UDP) -> NicDevice (virtio over VFIO / emu)
+ * </pre>
+ * GID table as rxe fills it for a netdev: index 0 the link-local GID from the MAC, index 1 the IPv4-mapped GID
+ * ({@link #GID_INDEX_IPV4}, the one RoCEv2 tools use with {@code -g 1}), then the IPv6 addresses.
+ * The node does not own the NIC: the caller closes it after the node.
+ */
+public final class RoceNode implements AutoCloseable
+{
+    public static final int GID_INDEX_LINK_LOCAL = 0;
+    public static final int GID_INDEX_IPV4 = 1;
+
+    /** Settings of a node, with defaults. */
+    public static final class Context
+    {
+        private NicDevice nic;
+        private NetStackContext net;
+        private RxeContext rxe = new RxeContext();
+        private String deviceName = "jrxe0";
+        private boolean countersFile = true;
+        private Path countersDirectory;
+        private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+        private int maxQps = 1024;
+        private Consumer<Throwable> errorHandler;
+        private IdleStrategy idleStrategy;
+
+        /** The NIC to run on (required). */
+        public Context nic(final NicDevice nic)
+        {
+            this.nic = nic;
+            return this;
+        }
+
+        /** Addresses and stack settings (required: at least the IPv4 address). */
+        public Context net(final NetStackContext net)
+        {
+            this.net = net;
+            return this;
+        }
+
+        /** Device limits (rxe's defaults); MTU and MAC are taken from the NIC. */
+        public Context rxe(final RxeContext rxe)
+        {
+            this.rxe = rxe;
+            return this;
+        }
+
+        /** Name of the verbs device and of its counters file (default {@code jrxe0}). */
+        public Context deviceName(final String deviceName)
+        {
+            this.deviceName = deviceName;
+            return this;
+        }
+
+        /** Whether counters go to a memory-mapped file that {@code jrxe stat} reads (default true). */
+        public Context countersFile(final boolean countersFile)
+        {
+            this.countersFile = countersFile;
+            return this;
+        }
+
+        /** Directory of the counters file (default {@code /dev/shm/jrxe}, else the tmp dir). */
+        public Context countersDirectory(final Path countersDirectory)
+        {
+            this.countersDirectory = countersDirectory;
+            return this;
+        }
+
+        public Context nanoClock(final NanoClock nanoClock)
+        {
+            this.nanoClock = nanoClock;
+            return this;
+        }
+
+        /** Engine QP slots (default 1024). */
+        public Context maxQps(final int maxQps)
+        {
+            this.maxQps = maxQps;
+            return this;
+        }
+
+        /** Engine-internal errors (a bug, never bad input) go here; default: rethrown on the engine thread. */
+        public Context errorHandler(final Consumer<Throwable> errorHandler)
+        {
+            this.errorHandler = errorHandler;
+            return this;
+        }
+
+        /** Idle strategy of the dedicated engine thread (default: spin, yield, then park up to 100 µs). */
+        public Context idleStrategy(final IdleStrategy idleStrategy)
+        {
+            this.idleStrategy = idleStrategy;
+            return this;
+        }
+    }
+
+    private final NicDevice nic;
+    private final NetStack stack;
+    private final NetStackPacketIo packetIo;
+    private final RxeDevice device;
+    private final RxeEngine engine;
+    private final CountersFile counters;
+    private final IdleStrategy idleStrategy;
+    private final String deviceName;
+    private AgentRunner runner;
+
+    /**
+     * @throws IllegalArgumentException if a required setting is missing
+     * @throws IllegalStateException    if the stack or the counters file cannot be set up (the message says why)
+     */
+    public RoceNode(final Context ctx)
+    {
+        if (null == ctx.nic || null == ctx.net)
+        {
+            throw new IllegalArgumentException("RoceNode needs a NIC (Context.nic) and addresses (Context.net)");
+        }
+        this.nic = ctx.nic;
+        this.deviceName = ctx.deviceName;
+        this.stack = new NetStack(nic, ctx.net);
+        this.packetIo = new NetStackPacketIo(stack);
+        this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress()));
+        fillGidTable(device.gidTable(), stack, nic.macAddress());
+        this.counters = ctx.countersFile ? CountersFile.create(countersContext(ctx)) : null;
+        final RxeEngine.Context engineCtx = new RxeEngine.Context()
+            .packetIo(packetIo)
+            .poller(packetIo)
+            .nanoClock(ctx.nanoClock)
+            .maxQps(ctx.maxQps);
+        if (null != counters)
+        {
+            engineCtx.counterSet(counters.deviceSet(0));
+        }
+        if (null != ctx.errorHandler)
+        {
+            engineCtx.errorHandler(ctx.errorHandler);
+        }
+        this.engine = new RxeEngine(engineCtx, device);
+        packetIo.sink(engine);
+        this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy :
+            new BackoffIdleStrategy(100, 10, 1_000, 100_000);
+    }
+
+    private static CountersFile.Context countersContext(final Context ctx)
+    {
+        final CountersFile.Context c = new CountersFile.Context().deviceName(ctx.deviceName).deleteOnClose(true);
+        if (null != ctx.countersDirectory)
+        {
+            c.directory(ctx.countersDirectory);
+        }
+        return c;
+    }
+
+    private static void fillGidTable(final GidTable gids, final NetStack stack, final long mac)
+    {
+        gids.setLinkLocal(GID_INDEX_LINK_LOCAL, mac);
+        gids.setIpv4(GID_INDEX_IPV4, stack.ipv4Address());
+        int index = GID_INDEX_IPV4 + 1;
+        for (int i = 0; i < stack.ipv6AddressCount() && index < gids.length(); i++)
+        {
+            final long hi = stack.ipv6Hi(i);
+            if (GidTable.LINK_LOCAL_PREFIX != (hi & 0xffc0_0000_0000_0000L))
+            {
+                gids.set(index++, hi, stack.ipv6Lo(i));
+            }
+        }
+    }
+
+    public String name()
+    {
+        return deviceName;
+    }
+
+    public NicDevice nic()
+    {
+        return nic;
+    }
+
+    public NetStack stack()
+    {
+        return stack;
+    }
+
+    public RxeDevice device()
+    {
+        return device;
+    }
+
+    public RxeEngine engine()
+    {
+        return engine;
+    }
+
+    /** The counters file, or null when disabled. */
+    public CountersFile counters()
+    {
+        return counters;
+    }
+
+    /**
+     * One duty cycle on the caller's thread: verbs commands and doorbells, one stack poll (receive, ARP/ND,
+     * RoCE packets into the engine), timers, requesters, then a flush of what the engine queued.
+     *
+     * @return work done, 0 when idle
+     */
+    public int progress()
+    {
+        return engine.progress() + stack.flush();
+    }
+
+    /** An Agent running {@link #progress()}, for a caller's own AgentRunner or AgentInvoker. */
+    public Agent agent()
+    {
+        return new NodeAgent(this);
+    }
+
+    /** Runs the engine on a dedicated thread until {@link #close()}. */
+    public synchronized void start()
+    {
+        if (null != runner)
+        {
+            throw new IllegalStateException("node " + deviceName + " already started");
+        }
+        runner = new AgentRunner(idleStrategy, Throwable::printStackTrace, null, agent());
+        AgentRunner.startOnThread(runner);
+    }
+
+    /** Stops the engine thread (if started), then closes the engine and the counters file. */
+    @Override
+    public synchronized void close()
+    {
+        CloseHelper.closeAll(runner, engine, counters);
+        runner = null;
+    }
+
+    /** The duty cycle as an Agent; the node, not the agent, owns and closes the engine. */
+    private static final class NodeAgent implements Agent
+    {
+        private final RoceNode node;
+
+        NodeAgent(final RoceNode node)
+        {
+            this.node = node;
+        }
+
+        @Override
+        public int doWork()
+        {
+            return node.progress();
+        }
+
+        @Override
+        public String roleName()
+        {
+            return "jrxe-" + node.deviceName;
+        }
+    }
+}
