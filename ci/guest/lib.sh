@@ -3,7 +3,7 @@
 # The machine (see ci/lib/qemu.sh), all four NICs on one QEMU hub:
 #
 #   NIC  PCI            MAC                 at the start of every scenario
-#   A    0000:00:02.0   52:54:00:00:00:01   virtio_net, up, 10.9.0.1/24 (normally eth0)
+#   A    0000:00:02.0   52:54:00:00:00:01   virtio_net, up, 10.9.0.1/24 (normally eth0), MTU 1500 or host_mtu
 #   B    0000:00:03.0   52:54:00:00:00:02   virtio_net, down: the scenario hands it to vfio-pci / jrxe
 #   C    0000:00:04.0   52:54:00:00:00:03   virtio_net, down: the scenario hands it to vfio-pci / jrxe
 #   D    0000:00:05.0   52:54:00:00:00:04   virtio_net, up, no address
@@ -185,7 +185,7 @@ reset_machine()
         [ -n "$dev" ] || continue
         sysctl -q -w "net.ipv6.conf.$dev.disable_ipv6=1"
         ip addr flush dev "$dev"
-        ip link set "$dev" up
+        ip link set "$dev" mtu "${HOST_MTU:-1500}" up
     done
     dev=$(netdev_of $NIC_A_BDF)
     [ -n "$dev" ] && ip addr add "$NIC_A_IP/$NIC_PREFIX" dev "$dev"
