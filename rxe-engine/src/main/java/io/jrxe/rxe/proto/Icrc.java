@@ -1,0 +1,233 @@
+package io.jrxe.rxe.proto;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32;
+
+/**
+ * Invariant CRC of a RoCEv2 packet (IBA Annex A17.3.3, rxe_icrc.c): CRC-32 (the Ethernet/zlib polynomial) over
+ * <pre>
+ *  +-----------+----------------------------+------------------+------------------+-------------------------+
+ *  | 8 x 0xFF  | IP header, variant fields  | UDP header,      | BTH, byte 4      | ext headers, payload,   |
+ *  | (stands   | as 1s: IPv4 TOS, TTL,      | checksum = 0xFFFF| (FECN/BECN/resv) | pad                     |
+ *  |  for LRH) | checksum; IPv6 traffic     |                  | = 0xFF           |                         |
+ *  |           | class, flow label, hop lim |                  |                  |                         |
+ *  +-----------+----------------------------+------------------+------------------+-------------------------+
+ *  ^ pseudo-header: copied into a scratch array and masked; the packet itself is never modified.
+ * </pre>
+ * The 32-bit result follows the pad little-endian (least significant byte first).
+ * <p>
+ * Allocates nothing per packet: the CRC engine, the scratch pseudo-header and, for off-heap memory without a
+ * {@link ByteBuffer}, a copy chunk are reused. For a buffer over a direct {@link ByteBuffer} a duplicate view is
+ * made once per distinct backing buffer (normally one: the packet pool's region) and then re-pointed, so that
+ * {@link CRC32#update(ByteBuffer)} runs the intrinsic straight over packet memory. Not thread safe: one instance
+ * per engine thread.
+ */
+public final class Icrc
+{
+    /** Length of the ICRC trailer. */
+    public static final int LENGTH = 4;
+    /** Byte order of the ICRC on the wire. */
+    public static final ByteOrder WIRE_ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private static final int PREFIX_LENGTH = 8;
+    private static final int MAX_IP_HEADER_LENGTH = 60;
+    private static final int COPY_CHUNK_LENGTH = 2048;
+    private static final int MIN_TRANSPORT = RoceV2.UDP_HEADER_LENGTH + Bth.LENGTH + LENGTH;
+
+    private final CRC32 crc = new CRC32();
+    private final byte[] pseudoHeader =
+        new byte[PREFIX_LENGTH + MAX_IP_HEADER_LENGTH + RoceV2.UDP_HEADER_LENGTH + Bth.LENGTH];
+    private final byte[] copyChunk = new byte[COPY_CHUNK_LENGTH];
+    private ByteBuffer viewSource;
+    private ByteBuffer view;
+
+    /**
+     * Creates an ICRC engine with its reusable scratch space.
+     */
+    public Icrc()
+    {
+        for (int i = 0; i < PREFIX_LENGTH; i++)
+        {
+            pseudoHeader[i] = (byte)0xFF;
+        }
+    }
+
+    /**
+     * Bytes from the start of the IP header to the end of the ICRC, taken from the IP header's length field, or
+     * -1 if the header is not IPv4/IPv6, is too short to hold UDP + BTH + ICRC, or claims more than
+     * {@code available} bytes. The Ethernet minimum-frame padding after the IP packet is thereby excluded.
+     *
+     * @param buffer    holding the packet
+     * @param ipOffset  offset of the IP header
+     * @param available bytes present from {@code ipOffset} on
+     * @return the IP packet length, or -1 if malformed
+     */
+    public static int ipPacketLength(final DirectBuffer buffer, final int ipOffset, final int available)
+    {
+        if (available < RoceV2.IPV4_HEADER_LENGTH)
+        {
+            return -1;
+        }
+        final int version = (buffer.getByte(ipOffset) & 0xF0) >>> 4;
+        final int headerLength;
+        final int total;
+        if (4 == version)
+        {
+            headerLength = (buffer.getByte(ipOffset) & 0x0F) * 4;
+            total = buffer.getShort(ipOffset + 2, RoceV2.NETWORK_ORDER) & 0xFFFF;
+            if (headerLength < RoceV2.IPV4_HEADER_LENGTH)
+            {
+                return -1;
+            }
+        }
+        else if (6 == version && available >= RoceV2.IPV6_HEADER_LENGTH)
+        {
+            headerLength = RoceV2.IPV6_HEADER_LENGTH;
+            total = RoceV2.IPV6_HEADER_LENGTH + (buffer.getShort(ipOffset + 4, RoceV2.NETWORK_ORDER) & 0xFFFF);
+        }
+        else
+        {
+            return -1;
+        }
+        if (total < headerLength + MIN_TRANSPORT || total > available)
+        {
+            return -1;
+        }
+        return total;
+    }
+
+    /**
+     * Computes the ICRC of the packet whose IP header starts at {@code ipOffset} and which is
+     * {@code ipPacketLength} bytes long including its ICRC field (the field's content is not read).
+     *
+     * @param buffer         holding the packet
+     * @param ipOffset       offset of the IPv4 or IPv6 header
+     * @param ipPacketLength IP packet length including the 4-byte ICRC, as from {@link #ipPacketLength}
+     * @return the CRC value, as zlib's crc32 returns it
+     */
+    public int compute(final DirectBuffer buffer, final int ipOffset, final int ipPacketLength)
+    {
+        final int ipHeaderLength = 4 == (buffer.getByte(ipOffset) & 0xF0) >>> 4 ?
+            (buffer.getByte(ipOffset) & 0x0F) * 4 : RoceV2.IPV6_HEADER_LENGTH;
+        final int pseudoLength = ipHeaderLength + RoceV2.UDP_HEADER_LENGTH + Bth.LENGTH;
+        final byte[] ph = pseudoHeader;
+        buffer.getBytes(ipOffset, ph, PREFIX_LENGTH, pseudoLength);
+        maskIpHeader(ph, ipHeaderLength);
+        final int udp = PREFIX_LENGTH + ipHeaderLength;
+        ph[udp + 6] = (byte)0xFF;
+        ph[udp + 7] = (byte)0xFF;
+        ph[udp + RoceV2.UDP_HEADER_LENGTH + Bth.FECN_BECN_OFFSET] = (byte)0xFF;
+
+        final CRC32 crc = this.crc;
+        crc.reset();
+        crc.update(ph, 0, PREFIX_LENGTH + pseudoLength);
+        update(buffer, ipOffset + pseudoLength, ipPacketLength - pseudoLength - LENGTH);
+        return (int)crc.getValue();
+    }
+
+    /**
+     * Computes the ICRC and writes it little-endian into the last 4 bytes of the IP packet. The IP length field
+     * must already be final.
+     *
+     * @param buffer    holding the packet
+     * @param ipOffset  offset of the IP header
+     * @param available bytes from {@code ipOffset} to the end of the frame in {@code buffer}
+     * @return true if written, false if the IP header is malformed (see {@link #ipPacketLength})
+     */
+    public boolean generate(final MutableDirectBuffer buffer, final int ipOffset, final int available)
+    {
+        final int length = ipPacketLength(buffer, ipOffset, available);
+        if (length < 0)
+        {
+            return false;
+        }
+        buffer.putInt(ipOffset + length - LENGTH, compute(buffer, ipOffset, length), WIRE_ORDER);
+        return true;
+    }
+
+    /**
+     * Checks a received packet's ICRC (rxe_icrc_check).
+     *
+     * @param buffer    holding the packet
+     * @param ipOffset  offset of the IP header
+     * @param available bytes received from {@code ipOffset} on (may include Ethernet padding)
+     * @return true if the packet is well formed and its ICRC matches
+     */
+    public boolean check(final DirectBuffer buffer, final int ipOffset, final int available)
+    {
+        final int length = ipPacketLength(buffer, ipOffset, available);
+        if (length < 0)
+        {
+            return false;
+        }
+        return buffer.getInt(ipOffset + length - LENGTH, WIRE_ORDER) == compute(buffer, ipOffset, length);
+    }
+
+    private static void maskIpHeader(final byte[] ph, final int ipHeaderLength)
+    {
+        final int ip = PREFIX_LENGTH;
+        if (RoceV2.IPV6_HEADER_LENGTH == ipHeaderLength && 6 == (ph[ip] & 0xF0) >>> 4)
+        {
+            ph[ip] |= 0x0F;             // traffic class, high nibble
+            ph[ip + 1] = (byte)0xFF;    // traffic class low nibble, flow label high nibble
+            ph[ip + 2] = (byte)0xFF;    // flow label
+            ph[ip + 3] = (byte)0xFF;
+            ph[ip + 7] = (byte)0xFF;    // hop limit
+        }
+        else
+        {
+            ph[ip + 1] = (byte)0xFF;    // TOS (DSCP + ECN)
+            ph[ip + 8] = (byte)0xFF;    // TTL
+            ph[ip + 10] = (byte)0xFF;   // header checksum
+            ph[ip + 11] = (byte)0xFF;
+        }
+    }
+
+    private void update(final DirectBuffer buffer, final int index, final int length)
+    {
+        if (length <= 0)
+        {
+            return;
+        }
+        final byte[] array = buffer.byteArray();
+        if (null != array)
+        {
+            crc.update(array, buffer.wrapAdjustment() + index, length);
+            return;
+        }
+        final ByteBuffer source = buffer.byteBuffer();
+        if (null != source && source.isDirect())
+        {
+            if (source != viewSource)
+            {
+                view = source.duplicate();   // once per backing buffer, not per packet
+                viewSource = source;
+            }
+            final int start = buffer.wrapAdjustment() + index;
+            final ByteBuffer v = view;
+            v.clear();
+            v.position(start);
+            v.limit(start + length);
+            crc.update(v);
+            return;
+        }
+        updateByCopy(buffer, index, length);
+    }
+
+    private void updateByCopy(final DirectBuffer buffer, final int index, final int length)
+    {
+        final byte[] chunk = copyChunk;
+        int done = 0;
+        while (done < length)
+        {
+            final int n = Math.min(chunk.length, length - done);
+            buffer.getBytes(index + done, chunk, 0, n);
+            crc.update(chunk, 0, n);
+            done += n;
+        }
+    }
+}
