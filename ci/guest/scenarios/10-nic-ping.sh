@@ -26,7 +26,7 @@ log "jrxe bind $NIC_B_BDF"
 bind_out=$(timeout 120 "${JRXE[@]}" bind "$NIC_B_BDF" 2>&1)
 rc=$?
 echo "$bind_out" | tail -20 | sed "s/^/[$SCENARIO] jrxe bind: /"
-[ $rc = 0 ] || fail "jrxe bind $NIC_B_BDF exited with status $rc: $(echo "$bind_out" | tail -1)"
+[ $rc = 0 ] || fail "jrxe bind $NIC_B_BDF exited with status $rc: $(echo "$bind_out" | grep -m1 .)"
 driver=$(driver_of "$NIC_B_BDF")
 [ "$driver" = vfio-pci ] || fail "after jrxe bind, $NIC_B_BDF is on '${driver:-no driver}', want vfio-pci"
 
