@@ -13,6 +13,10 @@ import picocli.CommandLine.Command;
     description = "Software RoCEv2 over a user-space (VFIO) NIC driver.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        BindCommand.class,
+        UnbindCommand.class,
+        StatCommand.class,
+        NicCommand.class,
     })
 public final class Jrxe implements Runnable
 {
@@ -27,13 +31,33 @@ public final class Jrxe implements Runnable
     /** Runs the CLI and returns the exit code, for tests. */
     public static int execute(final String... args)
     {
-        return new CommandLine(new Jrxe()).execute(args);
+        final CommandLine cli = new CommandLine(new Jrxe());
+        cli.setExecutionExceptionHandler(Jrxe::report);
+        return cli.execute(args);
     }
 
     @Override
     public void run()
     {
         spec.commandLine().usage(System.out);
+    }
+
+    /**
+     * Setup errors (bad device, VFIO not ready, wrong arguments) carry a message that says what to fix: print it
+     * alone. Anything else is a bug: print the stack trace.
+     */
+    private static int report(final Exception ex, final CommandLine cli, final CommandLine.ParseResult parsed)
+    {
+        if (ex instanceof IllegalStateException || ex instanceof IllegalArgumentException ||
+            ex instanceof java.io.UncheckedIOException)
+        {
+            cli.getErr().println("jrxe " + cli.getCommandName() + ": " + ex.getMessage());
+        }
+        else
+        {
+            ex.printStackTrace(cli.getErr());
+        }
+        return 1;
     }
 
     static final class Version implements CommandLine.IVersionProvider

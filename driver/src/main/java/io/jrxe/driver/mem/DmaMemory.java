@@ -40,7 +40,7 @@ import static io.jrxe.vfio.LinuxConstants.PROT_WRITE;
  * </pre>
  * Control plane only; not thread safe.
  */
-public final class DmaMemory
+public final class DmaMemory implements DmaAllocator
 {
     public static final long PAGE_SIZE = 4096;
     public static final long HUGE_PAGE_SIZE = 2L << 20;
@@ -88,6 +88,7 @@ public final class DmaMemory
      * @throws IllegalArgumentException if {@code length} is not in {@code 1..MAX_LENGTH}
      * @throws IllegalStateException    if no memory can be mapped, or the mapper refuses (its message says why)
      */
+    @Override
     public DmaRegion allocate(final long length, final DmaMapper mapper)
     {
         if (length <= 0 || length > MAX_LENGTH)

@@ -1,0 +1,364 @@
+package io.jrxe.driver.virtio;
+
+import io.jrxe.driver.mem.DmaRegion;
+import io.jrxe.driver.pci.MmioRegion;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The driver side of one virtio split virtqueue (virtio 1.1 §2.6), polled, one descriptor per buffer.
+ * <pre>
+ * Ring memory, N = queue size (a power of two), from {@code offset} in one DMA region:
+ *
+ *  +0            descriptor table, N x 16 bytes, 16-byte aligned (§2.6.5), written by the driver
+ *                +0                +8           +12          +14          +16
+ *                +-----------------+------------+------------+------------+
+ *                | addr le64 (IOVA)| len le32   | flags le16 | next le16  |   flags: WRITE=2 (device writes)
+ *                +-----------------+------------+------------+------------+
+ *  +16N          available ring, 2-byte aligned (§2.6.6), written by the driver
+ *                +------------+------------+---------------------------+----------------+
+ *                | flags le16 | idx le16   | ring[N]: head desc le16   | used_event le16|  flags: NO_INTERRUPT=1
+ *                +------------+------------+---------------------------+----------------+
+ *  +usedOffset   used ring, on its own cache line (spec: 4-byte aligned, §2.6.8), written by the device
+ *                +------------+------------+-----------------------------------------+-----------------+
+ *                | flags le16 | idx le16   | ring[N]: { id le32 (head desc), len le32 } | avail_event le16|
+ *                +------------+------------+-----------------------------------------+-----------------+
+ *                  flags: NO_NOTIFY=1
+ *
+ *  avail.idx and used.idx are free-running 16-bit counters: entry i lives in ring[i mod N] and the counters
+ *  wrap from 65535 to 0 (§2.6.6, §2.6.8), which is why N must be a power of two.
+ * </pre>
+ * Descriptors are taken from a free stack, so the device may complete buffers out of order; the buffer id (the
+ * caller's handle, e.g. a {@link io.jrxe.driver.mem.PacketPool} id) of each descriptor is kept in an int[].
+ * Nothing here allocates after construction. Single-threaded: the device is the only other party, through
+ * memory.
+ */
+public final class SplitVirtqueue
+{
+    public static final int DESC_SIZE = 16;
+    public static final int DESC_ADDR = 0;
+    public static final int DESC_LEN = 8;
+    public static final int DESC_FLAGS = 12;
+    public static final int DESC_NEXT = 14;
+    public static final int DESC_F_WRITE = 2;
+
+    public static final int RING_FLAGS = 0;
+    public static final int RING_IDX = 2;
+    public static final int RING_ENTRIES = 4;
+    public static final int AVAIL_ENTRY_SIZE = 2;
+    public static final int USED_ENTRY_SIZE = 8;
+    public static final int USED_ENTRY_ID = 0;
+    public static final int USED_ENTRY_LEN = 4;
+
+    public static final int AVAIL_F_NO_INTERRUPT = 1;
+    public static final int USED_F_NO_NOTIFY = 1;
+
+    /** Largest split queue size, §2.6. */
+    public static final int MAX_SIZE = 32768;
+
+    private static final int CACHE_LINE = 64;
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final int NO_BUFFER = -1;
+
+    private final int queueIndex;
+    private final int size;
+    private final int mask;
+    private final UnsafeBuffer memory;
+    private final long iova;
+    private final int descOffset;
+    private final int availOffset;
+    private final int usedOffset;
+    private final MmioRegion notifyBar;
+    private final long notifyOffset;
+    private final int[] bufferIdOfDesc;
+    private final int[] freeDescs;
+
+    private int freeDescCount;
+    /** Next avail.idx to use; entries between publishedIdx and availIdx are written but not yet visible. */
+    private int availIdx;
+    private int publishedIdx;
+    private int lastUsedIdx;
+    /** Published to the device and not yet seen in the used ring. */
+    private int outstanding;
+    private boolean broken;
+    private long notifications;
+
+    /**
+     * @param queueIndex   virtqueue number, written to the notify register
+     * @param size         entries, a power of two in 1..32768
+     * @param region       DMA memory holding the rings
+     * @param offset       where the rings start in {@code region}, 16-byte aligned, {@link #ringBytes(int)} long
+     * @param notifyBar    BAR holding the queue's notification register
+     * @param notifyOffset offset of that register in {@code notifyBar}
+     */
+    public SplitVirtqueue(
+        final int queueIndex,
+        final int size,
+        final DmaRegion region,
+        final int offset,
+        final MmioRegion notifyBar,
+        final long notifyOffset)
+    {
+        if (size < 1 || size > MAX_SIZE || 0 != (size & (size - 1)))
+        {
+            throw new IllegalArgumentException("split virtqueue size must be a power of two in 1.." + MAX_SIZE +
+                ": " + size);
+        }
+        if (0 != (offset & (DESC_SIZE - 1)) || offset < 0 || offset + (long)ringBytes(size) > region.length())
+        {
+            throw new IllegalArgumentException("rings of queue size " + size + " (" + ringBytes(size) +
+                " bytes) do not fit region of " + region.length() + " bytes at 16-byte aligned offset " + offset);
+        }
+        if (ByteOrder.nativeOrder() != LE)
+        {
+            throw new IllegalStateException("virtio 1.x rings are little-endian and this driver needs a " +
+                "little-endian host for its ordered index accesses");
+        }
+        this.queueIndex = queueIndex;
+        this.size = size;
+        this.mask = size - 1;
+        this.memory = region.buffer();
+        this.iova = region.iova();
+        this.descOffset = offset;
+        this.availOffset = offset + DESC_SIZE * size;
+        this.usedOffset = offset + usedRingOffset(size);
+        this.notifyBar = notifyBar;
+        this.notifyOffset = notifyOffset;
+        this.bufferIdOfDesc = new int[size];
+        this.freeDescs = new int[size];
+        reset();
+    }
+
+    /** Bytes of ring memory a queue of {@code size} entries needs, a multiple of 64. */
+    public static int ringBytes(final int size)
+    {
+        return align(usedRingOffset(size) + RING_ENTRIES + USED_ENTRY_SIZE * size + 2, CACHE_LINE);
+    }
+
+    private static int usedRingOffset(final int size)
+    {
+        // The used ring gets its own cache line so device writes do not share a line with driver writes.
+        return align(DESC_SIZE * size + RING_ENTRIES + AVAIL_ENTRY_SIZE * size + 2, CACHE_LINE);
+    }
+
+    private static int align(final int value, final int alignment)
+    {
+        return (value + alignment - 1) & -alignment;
+    }
+
+    /**
+     * Forgets every buffer and zeroes the rings, ready for the device to be told the ring addresses again. Only
+     * call when the device does not own the ring: before it is enabled or after a device reset completed. Take
+     * the outstanding buffer ids out first with {@link #drainInFlight(int[])}.
+     */
+    public void reset()
+    {
+        memory.setMemory(descOffset, ringBytes(size), (byte)0);
+        for (int i = 0; i < size; i++)
+        {
+            bufferIdOfDesc[i] = NO_BUFFER;
+            freeDescs[i] = size - 1 - i;
+        }
+        freeDescCount = size;
+        availIdx = 0;
+        publishedIdx = 0;
+        lastUsedIdx = 0;
+        outstanding = 0;
+        broken = false;
+        // We poll: ask the device not to interrupt, §2.6.7 (flags 0 or 1 without EVENT_IDX).
+        memory.putShort(availOffset + RING_FLAGS, (short)AVAIL_F_NO_INTERRUPT, LE);
+    }
+
+    public int queueIndex()
+    {
+        return queueIndex;
+    }
+
+    public int size()
+    {
+        return size;
+    }
+
+    public long descIova()
+    {
+        return iova + descOffset;
+    }
+
+    public long availIova()
+    {
+        return iova + availOffset;
+    }
+
+    public long usedIova()
+    {
+        return iova + usedOffset;
+    }
+
+    /** Descriptors that can still be added. */
+    public int freeSlots()
+    {
+        return freeDescCount;
+    }
+
+    /** Buffers added and not yet returned by {@link #pollUsed}. */
+    public int inFlight()
+    {
+        return size - freeDescCount;
+    }
+
+    /** True once the device returned something impossible (an unknown id, or more entries than outstanding). */
+    public boolean broken()
+    {
+        return broken;
+    }
+
+    /** Notification register writes so far. */
+    public long notifications()
+    {
+        return notifications;
+    }
+
+    /**
+     * Writes one descriptor and its avail ring entry; the device sees it only after {@link #publish()}.
+     *
+     * @param addr           IOVA of the buffer
+     * @param length         bytes the device may read (or write, if {@code deviceWritable})
+     * @param deviceWritable true for a receive buffer
+     * @param bufferId       the caller's id, given back by {@link #pollUsed}
+     * @return false if the ring is full
+     */
+    public boolean add(final long addr, final int length, final boolean deviceWritable, final int bufferId)
+    {
+        if (0 == freeDescCount)
+        {
+            return false;
+        }
+        final int desc = freeDescs[--freeDescCount];
+        bufferIdOfDesc[desc] = bufferId;
+        final int d = descOffset + desc * DESC_SIZE;
+        memory.putLong(d + DESC_ADDR, addr, LE);
+        memory.putInt(d + DESC_LEN, length, LE);
+        memory.putShort(d + DESC_FLAGS, (short)(deviceWritable ? DESC_F_WRITE : 0), LE);
+        memory.putShort(d + DESC_NEXT, (short)0, LE);
+        memory.putShort(availOffset + RING_ENTRIES + (availIdx & mask) * AVAIL_ENTRY_SIZE, (short)desc, LE);
+        availIdx = (availIdx + 1) & 0xffff;
+        return true;
+    }
+
+    /**
+     * Makes every buffer added since the last publish visible to the device by storing avail.idx with release
+     * semantics: descriptors and ring entries are visible before the index, §2.6.13.3.1.
+     *
+     * @return how many buffers were published
+     */
+    public int publish()
+    {
+        final int count = (availIdx - publishedIdx) & 0xffff;
+        if (count > 0)
+        {
+            VarHandle.releaseFence();
+            memory.putShort(availOffset + RING_IDX, (short)availIdx, LE);
+            publishedIdx = availIdx;
+            outstanding += count;
+        }
+        return count;
+    }
+
+    /**
+     * Notifies the device of new buffers unless it asked not to be (used.flags NO_NOTIFY, §2.6.10). The full
+     * fence orders the avail.idx store before the flags load; without it the device could set NO_NOTIFY off,
+     * check avail.idx (stale) and go to sleep while we read the stale flag and skip the notify, §2.6.13.4.1.
+     *
+     * @return true if the notify register was written
+     */
+    public boolean kick()
+    {
+        VarHandle.fullFence();
+        if (0 != (memory.getShortVolatile(usedOffset + RING_FLAGS) & USED_F_NO_NOTIFY))
+        {
+            return false;
+        }
+        // Without VIRTIO_F_NOTIFICATION_DATA the driver writes the 16-bit queue index, §4.1.5.2.
+        notifyBar.write16(notifyOffset, queueIndex);
+        notifications++;
+        return true;
+    }
+
+    /** {@link #publish()} then, if anything was published, {@link #kick()}; one notify per batch. */
+    public int publishAndKick()
+    {
+        final int count = publish();
+        if (count > 0)
+        {
+            kick();
+        }
+        return count;
+    }
+
+    /**
+     * Takes up to {@code max} completed buffers from the used ring. used.idx is read with acquire semantics, so
+     * the used entries (and, for receive, the data) written before it are visible, §2.6.14.
+     *
+     * @param bufferIds receives the buffer ids from {@code offset}
+     * @param lengths   receives the used lengths (bytes the device wrote) from {@code offset}, or null
+     * @return number of buffers taken; 0 when none, or when the queue is {@link #broken()}
+     */
+    public int pollUsed(final int[] bufferIds, final int offset, final int[] lengths, final int max)
+    {
+        if (broken)
+        {
+            return 0;
+        }
+        final int usedIdx = memory.getShortVolatile(usedOffset + RING_IDX) & 0xffff;
+        final int ready = (usedIdx - lastUsedIdx) & 0xffff;
+        if (ready > outstanding)
+        {
+            broken = true;
+            return 0;
+        }
+        final int count = Math.min(ready, max);
+        for (int i = 0; i < count; i++)
+        {
+            final int e = usedOffset + RING_ENTRIES + (lastUsedIdx & mask) * USED_ENTRY_SIZE;
+            final int desc = memory.getInt(e + USED_ENTRY_ID, LE);
+            if (desc < 0 || desc >= size || NO_BUFFER == bufferIdOfDesc[desc])
+            {
+                broken = true;
+                return i;
+            }
+            bufferIds[offset + i] = bufferIdOfDesc[desc];
+            if (null != lengths)
+            {
+                lengths[offset + i] = memory.getInt(e + USED_ENTRY_LEN, LE);
+            }
+            bufferIdOfDesc[desc] = NO_BUFFER;
+            freeDescs[freeDescCount++] = desc;
+            lastUsedIdx = (lastUsedIdx + 1) & 0xffff;
+            outstanding--;
+        }
+        return count;
+    }
+
+    /**
+     * Hands back the ids of all buffers still in the ring (added, published or not, and not yet used) and
+     * empties it. Only after a device reset, when the device no longer owns them; then call {@link #reset()}.
+     *
+     * @param bufferIds at least {@link #size()} long
+     * @return how many ids were written
+     */
+    public int drainInFlight(final int[] bufferIds)
+    {
+        int count = 0;
+        for (int desc = 0; desc < size; desc++)
+        {
+            if (NO_BUFFER != bufferIdOfDesc[desc])
+            {
+                bufferIds[count++] = bufferIdOfDesc[desc];
+                bufferIdOfDesc[desc] = NO_BUFFER;
+            }
+        }
+        return count;
+    }
+}

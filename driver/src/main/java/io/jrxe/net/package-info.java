@@ -1,0 +1,10 @@
+/**
+ * A small L2/L3 stack over a {@link io.jrxe.driver.NicDevice}: Ethernet, ARP, IPv4 + ICMP echo, IPv6 + NDP + ICMPv6
+ * echo, and UDP demultiplexing to {@link io.jrxe.net.UdpHandler}s (port 4791 is the RoCEv2 engine).
+ * <p>
+ * Everything runs on the one thread that drives the device; the per-packet path allocates nothing. Packets are
+ * {@code int} buffer ids of the device's {@link io.jrxe.driver.mem.PacketPool}; headers are read and written in
+ * place through the pool's {@link org.agrona.concurrent.UnsafeBuffer}. The entry point is
+ * {@link io.jrxe.net.NetStack}, configured by a {@link io.jrxe.net.NetStackContext}.
+ */
+package io.jrxe.net;

@@ -1,0 +1,198 @@
+package io.jrxe.net;
+
+import io.jrxe.driver.NicDevice;
+import io.jrxe.driver.NicStats;
+import io.jrxe.driver.mem.DirectDmaRegion;
+import io.jrxe.driver.mem.PacketPool;
+import io.jrxe.driver.pci.DmaMapper;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * In-memory NicDevice test double. Two ends can be {@link #connect connected}: a frame sent on one end is copied
+ * into a buffer of the other end's pool and queued for its next rxBatch. Every transmitted frame is also kept as a
+ * byte[] for assertions, and tests can {@link #inject} frames as if they came from the wire.
+ */
+final class LoopbackNic implements NicDevice
+{
+    static final DmaMapper NO_OP_MAPPER = new DmaMapper()
+    {
+        @Override
+        public void map(final long vaddr, final long iova, final long length)
+        {
+        }
+
+        @Override
+        public void unmap(final long iova, final long length)
+        {
+        }
+    };
+
+    private final String name;
+    private final long mac;
+    private final int mtu;
+    private final DirectDmaRegion region;
+    private final PacketPool pool;
+    private final NicStats stats = new NicStats();
+    private final ArrayDeque<Integer> rxQueue = new ArrayDeque<>();
+    private final List<byte[]> transmitted = new ArrayList<>();
+    private LoopbackNic peer;
+    private int txLimit = Integer.MAX_VALUE;
+    private boolean linkUp = true;
+
+    LoopbackNic(final String name, final long mac, final int mtu, final int bufferSize, final int bufferCount)
+    {
+        this.name = name;
+        this.mac = mac;
+        this.mtu = mtu;
+        this.region = new DirectDmaRegion((long)bufferSize * bufferCount, NO_OP_MAPPER);
+        this.pool = new PacketPool(region, bufferSize, bufferCount);
+    }
+
+    LoopbackNic(final String name, final long mac)
+    {
+        this(name, mac, 1500, 2048, 256);
+    }
+
+    static void connect(final LoopbackNic a, final LoopbackNic b)
+    {
+        a.peer = b;
+        b.peer = a;
+    }
+
+    /** Frames accepted per txBatch call, to simulate a full tx ring. */
+    void txLimit(final int limit)
+    {
+        this.txLimit = limit;
+    }
+
+    void linkUp(final boolean up)
+    {
+        this.linkUp = up;
+    }
+
+    /** Queues a frame for the next rxBatch; false if the pool is empty (counted as rx dropped). */
+    boolean inject(final byte[] frame)
+    {
+        return inject(frame, frame.length);
+    }
+
+    /** Queues a frame whose reported length may differ from the bytes copied (to fake a broken device). */
+    boolean inject(final byte[] frame, final int reportedLength)
+    {
+        final int id = pool.alloc();
+        if (id < 0)
+        {
+            stats.rxDropped++;
+            return false;
+        }
+        final int copy = Math.min(frame.length, pool.dataCapacity());
+        pool.buffer().putBytes(pool.dataOffset(id), frame, 0, copy);
+        pool.length(id, reportedLength);
+        rxQueue.add(id);
+        return true;
+    }
+
+    int rxQueued()
+    {
+        return rxQueue.size();
+    }
+
+    /** Frames sent so far, oldest first. */
+    List<byte[]> transmitted()
+    {
+        return transmitted;
+    }
+
+    byte[] lastTransmitted()
+    {
+        return transmitted.isEmpty() ? null : transmitted.get(transmitted.size() - 1);
+    }
+
+    void clearTransmitted()
+    {
+        transmitted.clear();
+    }
+
+    @Override
+    public String name()
+    {
+        return name;
+    }
+
+    @Override
+    public long macAddress()
+    {
+        return mac;
+    }
+
+    @Override
+    public int mtu()
+    {
+        return mtu;
+    }
+
+    @Override
+    public boolean linkUp()
+    {
+        return linkUp;
+    }
+
+    @Override
+    public PacketPool pool()
+    {
+        return pool;
+    }
+
+    @Override
+    public int rxBatch(final int[] ids, final int max)
+    {
+        int n = 0;
+        while (n < max && !rxQueue.isEmpty())
+        {
+            final int id = rxQueue.poll();
+            ids[n++] = id;
+            stats.rxPackets++;
+            stats.rxBytes += pool.length(id);
+        }
+        return n;
+    }
+
+    @Override
+    public int txBatch(final int[] ids, final int count)
+    {
+        final int accepted = Math.min(count, txLimit);
+        final UnsafeBuffer buffer = pool.buffer();
+        for (int i = 0; i < accepted; i++)
+        {
+            final int id = ids[i];
+            final byte[] frame = new byte[pool.length(id)];
+            buffer.getBytes(pool.dataOffset(id), frame);
+            transmitted.add(frame);
+            stats.txPackets++;
+            stats.txBytes += frame.length;
+            if (null != peer)
+            {
+                peer.inject(frame);
+            }
+            pool.free(id);
+        }
+        stats.txRingFull += count - accepted;
+        return accepted;
+    }
+
+    @Override
+    public NicStats stats()
+    {
+        return stats;
+    }
+
+    @Override
+    public void close()
+    {
+        region.close();
+    }
+}

@@ -1,0 +1,89 @@
+package io.jrxe.rxe.verbs;
+
+import java.util.BitSet;
+
+/**
+ * Cyclic allocator of indices in [min, max], like the xarray cyclic allocation rxe uses for QPNs and MR/MW
+ * indices: a freed index is reused only after the rest of the range, which makes stale keys and QPNs unlikely to
+ * hit a new object. Control path only; callers serialise access.
+ */
+final class IndexAllocator
+{
+    private final int min;
+    private final int max;
+    private final BitSet used = new BitSet();
+    private int next;
+    private int count;
+
+    /**
+     * @param min first index.
+     * @param max last index, inclusive.
+     */
+    IndexAllocator(final int min, final int max)
+    {
+        this.min = min;
+        this.max = max;
+        this.next = min;
+    }
+
+    /**
+     * @return a free index, or -1 if all are in use.
+     */
+    int allocate()
+    {
+        if (count > max - min)
+        {
+            return -1;
+        }
+        int i = used.nextClearBit(next);
+        if (i > max)
+        {
+            i = used.nextClearBit(min);
+        }
+        used.set(i);
+        count++;
+        next = i == max ? min : i + 1;
+        return i;
+    }
+
+    /**
+     * Reserve a specific index (e.g. QPN 1 for GSI).
+     *
+     * @param index index.
+     * @return false if already used.
+     */
+    boolean reserve(final int index)
+    {
+        if (used.get(index))
+        {
+            return false;
+        }
+        used.set(index);
+        if (index >= min && index <= max)
+        {
+            count++;
+        }
+        return true;
+    }
+
+    /**
+     * @param index index to release.
+     */
+    void free(final int index)
+    {
+        if (used.get(index))
+        {
+            used.clear(index);
+            if (index >= min && index <= max)
+            {
+                count--;
+            }
+        }
+    }
+
+    /** @return indices in use. */
+    int count()
+    {
+        return count;
+    }
+}

@@ -1,0 +1,101 @@
+package io.jrxe.rxe.verbs;
+
+/**
+ * QP creation attributes ({@code struct ib_qp_init_attr}). On success {@link #cap()} is updated with the actual
+ * capabilities. A reusable mutable object.
+ */
+public final class QpInitAttr
+{
+    private QpType qpType = QpType.RC;
+    private CompletionQueue sendCq;
+    private CompletionQueue recvCq;
+    private SharedReceiveQueue srq;
+    private final QpCap cap = new QpCap();
+    private boolean sqSigAll;
+
+    /** @return QP type. */
+    public QpType qpType()
+    {
+        return qpType;
+    }
+
+    /**
+     * @param value QP type.
+     * @return this.
+     */
+    public QpInitAttr qpType(final QpType value)
+    {
+        qpType = value;
+        return this;
+    }
+
+    /** @return CQ for send completions. */
+    public CompletionQueue sendCq()
+    {
+        return sendCq;
+    }
+
+    /**
+     * @param value send CQ.
+     * @return this.
+     */
+    public QpInitAttr sendCq(final CompletionQueue value)
+    {
+        sendCq = value;
+        return this;
+    }
+
+    /** @return CQ for receive completions. */
+    public CompletionQueue recvCq()
+    {
+        return recvCq;
+    }
+
+    /**
+     * @param value receive CQ.
+     * @return this.
+     */
+    public QpInitAttr recvCq(final CompletionQueue value)
+    {
+        recvCq = value;
+        return this;
+    }
+
+    /** @return shared receive queue or null. */
+    public SharedReceiveQueue srq()
+    {
+        return srq;
+    }
+
+    /**
+     * @param value SRQ or null.
+     * @return this.
+     */
+    public QpInitAttr srq(final SharedReceiveQueue value)
+    {
+        srq = value;
+        return this;
+    }
+
+    /** @return requested (in) and actual (out) capabilities. */
+    public QpCap cap()
+    {
+        return cap;
+    }
+
+    /** @return true if every send WR generates a completion ({@code IB_SIGNAL_ALL_WR}). */
+    public boolean sqSigAll()
+    {
+        return sqSigAll;
+    }
+
+    /**
+     * @param value signal all send WRs.
+     * @return this.
+     */
+    public QpInitAttr sqSigAll(final boolean value)
+    {
+        sqSigAll = value;
+        return this;
+    }
+}

@@ -1,0 +1,19 @@
+package io.jrxe.rxe.verbs;
+
+/**
+ * Told about every successful modify of a QP, after the attributes were stored, on the thread that called
+ * {@link RxeDevice#modifyQp}. The transport uses it to take a consistent copy of the attributes over to the
+ * engine thread (PSNs, path MTU, timers, destination) and to start flushing on ERR or to reset on RESET.
+ */
+@FunctionalInterface
+public interface QpModifyListener
+{
+    /**
+     * @param qp the QP.
+     * @param from state before the modify.
+     * @param to state after the modify.
+     * @param mask attribute mask of the modify.
+     * @param attr the QP's stored attributes after the modify (read them before returning).
+     */
+    void onModify(QueuePair qp, QpState from, QpState to, int mask, QpAttr attr);
+}

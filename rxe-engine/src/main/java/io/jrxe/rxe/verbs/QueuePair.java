@@ -1,0 +1,331 @@
+package io.jrxe.rxe.verbs;
+
+/**
+ * A queue pair: type, PD, CQs, optional SRQ, attributes and state, and its send and receive rings.
+ * <p>
+ * Data path (application thread, one poster per QP at a time): {@link #postSend} and {@link #postRecv} validate
+ * each WR of a chain, copy the good ones into WQE slots and publish them; on the first bad WR they stop, keep the
+ * earlier WRs queued and report the bad one through {@link #badSendWr()}/{@link #badRecvWr()}, its index and
+ * {@link #postError()}, returning a negative {@link Errno}. Posting rules (rxe {@code rxe_post_send/recv}):
+ * sends are accepted in RTS, SQD, SQE and ERR (in SQE/ERR they are flushed by the engine), receives in any state
+ * but RESET, never on a QP attached to an SRQ.
+ * <p>
+ * Engine side: {@link #sendQueue()} / {@link #recvQueue()} rings, {@link #transitionToError()},
+ * {@link #sqDrained()}. Control path: {@link RxeDevice#modifyQp}, {@link RxeDevice#queryQp},
+ * {@link RxeDevice#destroyQp}.
+ */
+public final class QueuePair
+{
+    private final RxeDevice device;
+    private final ProtectionDomain pd;
+    private final QpType type;
+    private final int qpn;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue recvCq;
+    private final SharedReceiveQueue srq;
+    private final QpCap cap = new QpCap();
+    private final QpAttr attr = new QpAttr();
+    private final SendQueue sendQueue;
+    private final RecvQueue recvQueue;
+    private volatile QpState state = QpState.RESET;
+    private volatile boolean sqDraining;
+    private volatile boolean destroyed;
+
+    private SendWorkRequest badSendWr;
+    private RecvWorkRequest badRecvWr;
+    private int badWrIndex = -1;
+    private String postError;
+
+    QueuePair(
+        final RxeDevice device,
+        final ProtectionDomain pd,
+        final int qpn,
+        final QpInitAttr init,
+        final DeviceAttr deviceAttr)
+    {
+        this.device = device;
+        this.pd = pd;
+        this.type = init.qpType();
+        this.qpn = qpn;
+        this.sendCq = init.sendCq();
+        this.recvCq = init.recvCq();
+        this.srq = init.srq();
+
+        // rxe_qp_init_req: the WQE holds max(max_send_sge * 16, max_inline) bytes, both caps grow to fill it
+        final QpCap req = init.cap();
+        final int wqeBytes = Math.max(req.maxSendSge() * 16, req.maxInlineData());
+        final int maxSendSge = Math.min(wqeBytes / 16, deviceAttr.maxSendSge());
+        final int maxInline = Math.min(wqeBytes, deviceAttr.maxInlineData());
+        sendQueue = new SendQueue(this, req.maxSendWr(), Math.max(1, maxSendSge), maxInline,
+            deviceAttr.maxSgeRd(), init.sqSigAll());
+        recvQueue = null == srq ? new RecvQueue(this, req.maxRecvWr(), Math.max(1, req.maxRecvSge())) : null;
+
+        cap.maxSendWr(sendQueue.maxWr())
+            .maxSendSge(maxSendSge)
+            .maxInlineData(maxInline)
+            .maxRecvWr(null == recvQueue ? 0 : recvQueue.maxWr())
+            .maxRecvSge(null == recvQueue ? 0 : req.maxRecvSge());
+        req.copyFrom(cap);
+        attr.cap().copyFrom(cap);
+        attr.qpState(QpState.RESET).pathMtu(Mtu.MTU_256).portNum(1);
+    }
+
+    /** @return the owning device. */
+    public RxeDevice device()
+    {
+        return device;
+    }
+
+    /** @return the PD. */
+    public ProtectionDomain pd()
+    {
+        return pd;
+    }
+
+    /** @return the QP type. */
+    public QpType type()
+    {
+        return type;
+    }
+
+    /** @return the QP number (1 for GSI, from 16 for others). */
+    public int qpn()
+    {
+        return qpn;
+    }
+
+    /** @return the send CQ. */
+    public CompletionQueue sendCq()
+    {
+        return sendCq;
+    }
+
+    /** @return the receive CQ. */
+    public CompletionQueue recvCq()
+    {
+        return recvCq;
+    }
+
+    /** @return the SRQ or null. */
+    public SharedReceiveQueue srq()
+    {
+        return srq;
+    }
+
+    /** @return actual capabilities. */
+    public QpCap cap()
+    {
+        return cap;
+    }
+
+    /** @return current state (volatile read). */
+    public QpState state()
+    {
+        return state;
+    }
+
+    /** @return true while the send queue drains in SQD. */
+    public boolean isSqDraining()
+    {
+        return sqDraining;
+    }
+
+    /** @return true once destroyed. */
+    public boolean isDestroyed()
+    {
+        return destroyed;
+    }
+
+    /** @return the send queue (engine: requester/completer consume its ring). */
+    public SendQueue sendQueue()
+    {
+        return sendQueue;
+    }
+
+    /** @return the receive queue, or null when the QP uses an SRQ. */
+    public RecvQueue recvQueue()
+    {
+        return recvQueue;
+    }
+
+    /**
+     * Stored attributes. Written only by {@link RxeDevice#modifyQp} on the control thread: read them there, in
+     * a {@link QpModifyListener}, or after a hand-over to the engine thread.
+     *
+     * @return the attributes.
+     */
+    public QpAttr attr()
+    {
+        return attr;
+    }
+
+    /**
+     * Post a chain of send WRs ({@code ib_post_send}). Allocation-free; never throws for bad input.
+     *
+     * @param first first WR.
+     * @return 0, or {@code -EINVAL} (bad state or bad WR) / {@code -ENOMEM} (send queue full); then
+     *         {@link #badSendWr()} is the first WR not queued.
+     */
+    public int postSend(final SendWorkRequest first)
+    {
+        clearBad();
+        final QpState s = state;
+        if (destroyed || QpState.RESET == s || QpState.INIT == s || QpState.RTR == s)
+        {
+            return badSend(first, 0, -Errno.EINVAL, "send WRs need the QP in RTS (or SQD/SQE/ERR)");
+        }
+        return sendQueue.post(first);
+    }
+
+    /**
+     * Post a chain of receive WRs ({@code ib_post_recv}). Allocation-free; never throws for bad input.
+     *
+     * @param first first WR.
+     * @return 0, or {@code -EINVAL} (RESET, SRQ attached, bad WR) / {@code -ENOMEM} (queue full); then
+     *         {@link #badRecvWr()} is the first WR not queued.
+     */
+    public int postRecv(final RecvWorkRequest first)
+    {
+        clearBad();
+        if (null == recvQueue)
+        {
+            return badRecv(first, 0, -Errno.EINVAL, "QP is attached to an SRQ: post receives to the SRQ");
+        }
+        if (destroyed || QpState.RESET == state)
+        {
+            return badRecv(first, 0, -Errno.EINVAL, "receive WRs need the QP out of RESET (INIT or later)");
+        }
+        return recvQueue.post(first);
+    }
+
+    /** @return the first send WR the last {@link #postSend} did not queue, or null. */
+    public SendWorkRequest badSendWr()
+    {
+        return badSendWr;
+    }
+
+    /** @return the first receive WR the last {@link #postRecv} did not queue, or null. */
+    public RecvWorkRequest badRecvWr()
+    {
+        return badRecvWr;
+    }
+
+    /** @return index in its chain of the bad WR of the last failed post, or -1. */
+    public int badWrIndex()
+    {
+        return badWrIndex;
+    }
+
+    /** @return why the last post failed (a constant string), or null. */
+    public String postError()
+    {
+        return postError;
+    }
+
+    int badSend(final SendWorkRequest wr, final int index, final int err, final String reason)
+    {
+        badSendWr = wr;
+        badWrIndex = index;
+        postError = reason;
+        return err;
+    }
+
+    int badRecv(final RecvWorkRequest wr, final int index, final int err, final String reason)
+    {
+        badRecvWr = wr;
+        badWrIndex = index;
+        postError = reason;
+        return err;
+    }
+
+    private void clearBad()
+    {
+        badSendWr = null;
+        badRecvWr = null;
+        badWrIndex = -1;
+        postError = null;
+    }
+
+    /**
+     * Engine side: move the QP to ERR after a fatal transport error (retry exceeded, remote access error, ...).
+     * The engine then flushes both queues ({@link SendQueue#flush}, {@link RecvQueue#flush}).
+     */
+    public void transitionToError()
+    {
+        state = QpState.ERR;
+        attr.qpState(QpState.ERR);
+    }
+
+    /**
+     * Engine side: the SQD drain finished; raises {@link AsyncEvent#SQ_DRAINED} if the QP asked for it.
+     */
+    public void sqDrained()
+    {
+        if (sqDraining)
+        {
+            sqDraining = false;
+            if (attr.enSqdAsyncNotify())
+            {
+                device.raise(AsyncEvent.SQ_DRAINED, qpn);
+            }
+        }
+    }
+
+    void applyModify(final QpAttr request, final int mask, final QpState next)
+    {
+        attr.apply(request, mask);
+        if (0 != (mask & QpAttrMask.MAX_QP_RD_ATOMIC))
+        {
+            attr.maxRdAtomic(roundUpPow2(request.maxRdAtomic()));
+        }
+        if (0 != (mask & QpAttrMask.MAX_DEST_RD_ATOMIC))
+        {
+            attr.maxDestRdAtomic(roundUpPow2(request.maxDestRdAtomic()));
+        }
+        if (0 != (mask & QpAttrMask.RQ_PSN))
+        {
+            attr.rqPsn(request.rqPsn() & 0xffffff);
+        }
+        if (0 != (mask & QpAttrMask.SQ_PSN))
+        {
+            attr.sqPsn(request.sqPsn() & 0xffffff);
+        }
+        attr.qpState(next);
+        if (QpState.RESET == next)
+        {
+            sendQueue.ring().reset();
+            if (null != recvQueue)
+            {
+                recvQueue.ring().reset();
+            }
+        }
+        sqDraining = QpState.SQD == next;
+        attr.sqDraining(sqDraining);
+        state = next;
+    }
+
+    // rxe_qp_from_attr rounds the read/atomic depths up to a power of two
+    private static int roundUpPow2(final int value)
+    {
+        return value <= 1 ? value : Integer.highestOneBit(value - 1) << 1;
+    }
+
+    void query(final QpAttr dst)
+    {
+        dst.copyFrom(attr);
+        dst.curQpState(state).qpState(state).sqDraining(sqDraining);
+        dst.cap().copyFrom(cap);
+    }
+
+    void destroy()
+    {
+        destroyed = true;
+        state = QpState.ERR;
+    }
+
+    /** {@inheritDoc} */
+    public String toString()
+    {
+        return "QueuePair{qpn=" + qpn + ", type=" + type + ", state=" + state + ", pd=" + pd.handle() + '}';
+    }
+}

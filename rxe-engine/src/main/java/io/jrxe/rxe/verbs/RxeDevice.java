@@ -1,0 +1,841 @@
+package io.jrxe.rxe.verbs;
+
+import java.util.SplittableRandom;
+
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The verbs device: the {@code ib_device_ops} of one rxe instance with one RoCE v2 port. Objects are kept in
+ * int-indexed pools (Agrona {@link Int2ObjectHashMap}) and found by handle without allocation; QPs and memory keys
+ * are also in lock-free tables the engine thread reads ({@link #qp(int)}, {@link #mrTable()}).
+ * <p>
+ * Control verbs are {@code synchronized} on the device, may allocate, and throw {@link VerbsException} with a
+ * message that says what to fix. Data-path verbs live on the objects ({@link QueuePair#postSend},
+ * {@link CompletionQueue#poll}, ...).
+ */
+public final class RxeDevice
+{
+    /** The only port number. */
+    public static final int PORT = 1;
+    /** The default (full membership) P_Key at index 0. */
+    public static final int DEFAULT_PKEY = 0xffff;
+
+    private static final QpDoorbell NO_DOORBELL = (qp, send) ->
+    {
+    };
+
+    private final RxeContext ctx;
+    private final DeviceAttr deviceAttr;
+    private final PortAttr portAttr = new PortAttr();
+    private final GidTable gidTable;
+    private final MrTable mrTable;
+    private final IndexTable<QueuePair> qpTable;
+    private final QpnAllocator qpnAllocator;
+    private final IndexAllocator pdHandles;
+    private final IndexAllocator cqHandles;
+    private final IndexAllocator srqHandles;
+    private final IndexAllocator ahHandles;
+    private final IndexAllocator mrIndices;
+    private final IndexAllocator mwIndices;
+    private final Int2ObjectHashMap<ProtectionDomain> pds = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<CompletionQueue> cqs = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<SharedReceiveQueue> srqs = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<AddressHandle> ahs = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
+    private final SplittableRandom keys;
+    private volatile AsyncEventHandler asyncEventHandler;
+    private volatile QpDoorbell doorbell = NO_DOORBELL;
+    private volatile QpModifyListener modifyListener;
+
+    /**
+     * @param ctx configuration; validated with {@link RxeContext#conclude()}.
+     */
+    public RxeDevice(final RxeContext ctx)
+    {
+        this.ctx = ctx.conclude();
+        deviceAttr = new DeviceAttr(ctx);
+        gidTable = new GidTable(ctx.gidTableLength());
+        gidTable.setLinkLocal(0, ctx.macAddress());
+        mrTable = new MrTable(ctx.maxMr(), ctx.maxMw());
+        qpTable = new IndexTable<>(RxeContext.MIN_QP_INDEX + ctx.maxQp() - 1);
+        qpnAllocator = new QpnAllocator(ctx.maxQp());
+        pdHandles = new IndexAllocator(1, ctx.maxPd());
+        cqHandles = new IndexAllocator(1, ctx.maxCq());
+        srqHandles = new IndexAllocator(1, ctx.maxSrq());
+        ahHandles = new IndexAllocator(1, ctx.maxAh());
+        mrIndices = new IndexAllocator(mrTable.firstMrIndex(), mrTable.lastMrIndex());
+        mwIndices = new IndexAllocator(mrTable.firstMwIndex(), mrTable.lastMwIndex());
+        keys = new SplittableRandom(ctx.keySeed());
+        portAttr.set(PortState.DOWN, Mtu.MTU_4096, Mtu.fromNetdevMtu(ctx.netdevMtu()), ctx.gidTableLength(),
+            ctx.pkeyTableLength(), ctx.maxMsgSize());
+    }
+
+    /** @return device attributes ({@code ib_query_device}); immutable. */
+    public DeviceAttr queryDevice()
+    {
+        return deviceAttr;
+    }
+
+    /**
+     * {@code ib_query_port}.
+     *
+     * @param port port number (1).
+     * @param dst destination.
+     * @return dst.
+     */
+    public synchronized PortAttr queryPort(final int port, final PortAttr dst)
+    {
+        checkPort(port);
+        return dst.copyFrom(portAttr);
+    }
+
+    /**
+     * Copy a GID ({@code ib_query_gid}).
+     *
+     * @param port port number (1).
+     * @param index GID index.
+     * @param dst 16 bytes.
+     * @throws VerbsException if the index holds no GID.
+     */
+    public void queryGid(final int port, final int index, final byte[] dst)
+    {
+        checkPort(port);
+        if (!gidTable.isValid(index) || !gidTable.copy(index, dst, 0))
+        {
+            throw new VerbsException(Errno.EINVAL, "GID index " + index + " holds no GID");
+        }
+    }
+
+    /**
+     * {@code ib_query_pkey}: rxe has only the default full-membership P_Key at index 0.
+     *
+     * @param port port number.
+     * @param index P_Key index.
+     * @return the P_Key.
+     */
+    public int queryPkey(final int port, final int index)
+    {
+        checkPort(port);
+        if (0 != index)
+        {
+            throw new VerbsException(Errno.EINVAL, "P_Key index " + index + " invalid: rxe has only index 0");
+        }
+        return DEFAULT_PKEY;
+    }
+
+    /** @return the port GID table (entry 0 is the link-local GID of the MAC). */
+    public GidTable gidTable()
+    {
+        return gidTable;
+    }
+
+    /** @return the memory key table the engine validates keys against. */
+    public MrTable mrTable()
+    {
+        return mrTable;
+    }
+
+    /**
+     * Engine lookup of a QP by number; lock-free and allocation-free.
+     *
+     * @param qpn QP number.
+     * @return the QP or null.
+     */
+    public QueuePair qp(final int qpn)
+    {
+        return qpTable.get(qpn);
+    }
+
+    /**
+     * Set the port state, as the netdev carrier changes; raises PORT_ACTIVE / PORT_ERR on a change.
+     *
+     * @param state ACTIVE or DOWN.
+     */
+    public void portState(final PortState state)
+    {
+        final PortState old;
+        synchronized (this)
+        {
+            old = portAttr.state();
+            portAttr.set(state, portAttr.maxMtu(), portAttr.activeMtu(), portAttr.gidTableLength(),
+                portAttr.pkeyTableLength(), portAttr.maxMsgSize());
+        }
+        if (old != state)
+        {
+            if (PortState.ACTIVE == state)
+            {
+                raise(AsyncEvent.PORT_ACTIVE, PORT);
+            }
+            else if (PortState.ACTIVE == old)
+            {
+                raise(AsyncEvent.PORT_ERR, PORT);
+            }
+        }
+    }
+
+    /**
+     * The netdev MTU changed: recompute the active MTU as rxe does ({@code rxe_set_mtu}).
+     *
+     * @param netdevMtu Ethernet MTU.
+     */
+    public synchronized void netdevMtu(final int netdevMtu)
+    {
+        if (netdevMtu < 256 + Mtu.RXE_MAX_HDR_LENGTH || netdevMtu > 65535)
+        {
+            throw new VerbsException(Errno.EINVAL, "netdev MTU " + netdevMtu + " outside [336, 65535]");
+        }
+        portAttr.set(portAttr.state(), portAttr.maxMtu(), Mtu.fromNetdevMtu(netdevMtu), portAttr.gidTableLength(),
+            portAttr.pkeyTableLength(), portAttr.maxMsgSize());
+    }
+
+    /**
+     * @param handler receives async events (null to drop them).
+     */
+    public void asyncEventHandler(final AsyncEventHandler handler)
+    {
+        asyncEventHandler = handler;
+    }
+
+    /**
+     * @param value notified on every post (null for none).
+     */
+    public void doorbell(final QpDoorbell value)
+    {
+        doorbell = null == value ? NO_DOORBELL : value;
+    }
+
+    QpDoorbell doorbell()
+    {
+        return doorbell;
+    }
+
+    /**
+     * @param listener notified after every successful QP modify (null for none).
+     */
+    public void modifyListener(final QpModifyListener listener)
+    {
+        modifyListener = listener;
+    }
+
+    /**
+     * Deliver an asynchronous event to the registered handler (engine and control path).
+     *
+     * @param event event type.
+     * @param element QPN, CQ/SRQ handle or port number.
+     */
+    public void raise(final AsyncEvent event, final int element)
+    {
+        final AsyncEventHandler handler = asyncEventHandler;
+        if (null != handler)
+        {
+            handler.onAsyncEvent(event, element);
+        }
+    }
+
+    /**
+     * {@code ib_alloc_pd}.
+     *
+     * @return a new PD.
+     */
+    public synchronized ProtectionDomain allocPd()
+    {
+        final int handle = allocate(pdHandles, "PD", ctx.maxPd());
+        final ProtectionDomain pd = new ProtectionDomain(this, handle);
+        pds.put(handle, pd);
+        return pd;
+    }
+
+    /**
+     * {@code ib_dealloc_pd}: refused while MRs, MWs, QPs, SRQs or AHs use the PD.
+     *
+     * @param pd the PD.
+     */
+    public synchronized void deallocPd(final ProtectionDomain pd)
+    {
+        checkPd(pd);
+        if (pd.useCount() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "PD " + pd.handle() + " is still used by " + pd.useCount() +
+                " objects (MRs, MWs, QPs, SRQs, AHs); destroy them first");
+        }
+        pd.invalidate();
+        pds.remove(pd.handle());
+        pdHandles.free(pd.handle());
+    }
+
+    /**
+     * Register memory with I/O virtual address = address ({@code ib_reg_mr}).
+     *
+     * @param pd PD.
+     * @param address native address of pinned memory.
+     * @param length bytes.
+     * @param access {@link AccessFlags}.
+     * @return the region.
+     */
+    public MemoryRegion regMr(final ProtectionDomain pd, final long address, final long length, final int access)
+    {
+        return regMr(pd, address, length, 0 != (access & AccessFlags.ZERO_BASED) ? 0 : address, access);
+    }
+
+    /**
+     * Register a direct {@link UnsafeBuffer} (one backed by native memory, not a byte[]).
+     *
+     * @param pd PD.
+     * @param buffer direct buffer.
+     * @param access {@link AccessFlags}.
+     * @return the region.
+     */
+    public MemoryRegion regMr(final ProtectionDomain pd, final UnsafeBuffer buffer, final int access)
+    {
+        if (null != buffer.byteArray())
+        {
+            throw new VerbsException(Errno.EINVAL,
+                "cannot register a heap (byte[]) buffer: the GC may move it; use direct or DMA memory");
+        }
+        return regMr(pd, buffer.addressOffset(), buffer.capacity(), access);
+    }
+
+    /**
+     * Register memory with an explicit I/O virtual address ({@code ibv_reg_mr_iova}).
+     *
+     * @param pd PD.
+     * @param address native address.
+     * @param length bytes.
+     * @param iova VA peers and SGEs use for the first byte.
+     * @param access {@link AccessFlags}.
+     * @return the region.
+     */
+    public synchronized MemoryRegion regMr(
+        final ProtectionDomain pd, final long address, final long length, final long iova, final int access)
+    {
+        checkPd(pd);
+        final String bad = AccessFlags.checkMrAccess(access);
+        if (null != bad)
+        {
+            throw new VerbsException(Errno.EINVAL, bad);
+        }
+        if (0 == address || length <= 0)
+        {
+            throw new VerbsException(Errno.EINVAL, "MR needs a non-null address and a positive length, got address 0x" +
+                Long.toHexString(address) + " length " + length);
+        }
+        if (Long.compareUnsigned(length, deviceAttr.maxMrSize()) > 0 || wraps(address, length) ||
+            wraps(iova, length))
+        {
+            throw new VerbsException(Errno.EINVAL, "MR [0x" + Long.toHexString(iova) + ", +" + length +
+                ") wraps around the 64-bit address space or exceeds max_mr_size");
+        }
+        final int index = allocate(mrIndices, "MR", ctx.maxMr());
+        final MemoryRegion mr = new MemoryRegion(pd, index, keys.nextInt(256), access, address, length,
+            0 != (access & AccessFlags.ZERO_BASED) ? 0 : iova);
+        pd.acquire();
+        mrTable.put(mr);
+        return mr;
+    }
+
+    /**
+     * {@code ib_dereg_mr}: refused while memory windows are bound to the region.
+     *
+     * @param mr the region.
+     */
+    public synchronized void deregMr(final MemoryRegion mr)
+    {
+        if (MemoryRegion.STATE_VALID != mr.state() || mrTable.region(mr.lkey()) != mr)
+        {
+            throw new VerbsException(Errno.EINVAL, "MR " + mr + " is not registered on this device");
+        }
+        if (mr.boundWindows() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "MR lkey 0x" + Integer.toHexString(mr.lkey()) + " has " +
+                mr.boundWindows() + " bound memory windows; invalidate or deallocate them first");
+        }
+        mr.free();
+        mrTable.remove(mr);
+        mrIndices.free(mr.index());
+        mr.pd().release();
+    }
+
+    /**
+     * {@code ib_alloc_mw}.
+     *
+     * @param pd PD.
+     * @param type {@link MemoryWindow#TYPE_1} or {@link MemoryWindow#TYPE_2}.
+     * @return the window (type 1: valid and unbound; type 2: free until bound by a BIND_MW WR).
+     */
+    public synchronized MemoryWindow allocMw(final ProtectionDomain pd, final int type)
+    {
+        checkPd(pd);
+        if (MemoryWindow.TYPE_1 != type && MemoryWindow.TYPE_2 != type)
+        {
+            throw new VerbsException(Errno.EINVAL, "MW type " + type + " unknown: use TYPE_1 or TYPE_2 (2B)");
+        }
+        final int index = allocate(mwIndices, "MW", ctx.maxMw());
+        final MemoryWindow mw = new MemoryWindow(pd, type, index, keys.nextInt(256));
+        pd.acquire();
+        mrTable.put(mw);
+        return mw;
+    }
+
+    /**
+     * {@code ib_dealloc_mw}: unbinds and removes the window.
+     *
+     * @param mw the window.
+     */
+    public synchronized void deallocMw(final MemoryWindow mw)
+    {
+        if (mrTable.window(mw.rkey()) != mw)
+        {
+            throw new VerbsException(Errno.EINVAL, "MW is not allocated on this device");
+        }
+        mw.bind(mw.rkey(), null, 0, 0, 0, -1);
+        mrTable.remove(mw);
+        mwIndices.free(mw.index());
+        mw.pd().release();
+    }
+
+    /**
+     * Bind a type 1 window through the API (the effect of {@code ibv_bind_mw}, applied at once rather than in
+     * send-queue order). A null region or zero length unbinds it.
+     *
+     * @param mw type 1 window.
+     * @param mr region in the same PD registered with MW_BIND, or null.
+     * @param addr start VA inside the region.
+     * @param length bytes.
+     * @param access REMOTE_* rights of the window.
+     * @return the new rkey (the key byte changes on every bind, so old rkeys stop working).
+     */
+    public synchronized int bindMw(
+        final MemoryWindow mw, final MemoryRegion mr, final long addr, final long length, final int access)
+    {
+        if (MemoryWindow.TYPE_1 != mw.type())
+        {
+            throw new VerbsException(Errno.EINVAL, "only type 1 windows are bound through the API; " +
+                "type 2 windows are bound with a BIND_MW work request");
+        }
+        final String bad = mw.checkBind(null, mr, addr, length, access);
+        if (null != bad)
+        {
+            throw new VerbsException(Errno.EINVAL, bad);
+        }
+        if (0 != (access & ~(AccessFlags.REMOTE | AccessFlags.ZERO_BASED)))
+        {
+            throw new VerbsException(Errno.EINVAL, "window rights must be REMOTE_READ/WRITE/ATOMIC only");
+        }
+        int keyByte = keys.nextInt(256);
+        if (keyByte == (mw.rkey() & 0xff))
+        {
+            keyByte = (keyByte + 1) & 0xff;
+        }
+        return mw.bind(keyByte, mr, addr, length, access, -1);
+    }
+
+    /**
+     * {@code ib_create_cq}.
+     *
+     * @param cqe minimum number of entries, 1..max_cqe.
+     * @param handler completion event callback, or null.
+     * @return the CQ (its {@link CompletionQueue#cqe()} may be larger than requested).
+     */
+    public synchronized CompletionQueue createCq(final int cqe, final CompletionHandler handler)
+    {
+        if (cqe <= 0 || cqe > deviceAttr.maxCqe())
+        {
+            throw new VerbsException(Errno.EINVAL, "CQ size " + cqe + " outside [1, max_cqe = " +
+                deviceAttr.maxCqe() + "]");
+        }
+        final int handle = allocate(cqHandles, "CQ", ctx.maxCq());
+        final CompletionQueue cq = new CompletionQueue(this, handle, cqe, handler);
+        cqs.put(handle, cq);
+        return cq;
+    }
+
+    /**
+     * {@code ib_destroy_cq}: refused while QPs use it.
+     *
+     * @param cq the CQ.
+     */
+    public synchronized void destroyCq(final CompletionQueue cq)
+    {
+        if (cqs.get(cq.handle()) != cq)
+        {
+            throw new VerbsException(Errno.EINVAL, "CQ " + cq.handle() + " is not on this device");
+        }
+        if (cq.useCount() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "CQ " + cq.handle() + " is used by " + cq.useCount() +
+                " QPs; destroy them first");
+        }
+        cqs.remove(cq.handle());
+        cqHandles.free(cq.handle());
+    }
+
+    /**
+     * {@code ib_create_qp}. The QP starts in RESET; {@code init.cap()} receives the actual capabilities.
+     *
+     * @param pd PD.
+     * @param init creation attributes.
+     * @return the QP.
+     */
+    public synchronized QueuePair createQp(final ProtectionDomain pd, final QpInitAttr init)
+    {
+        checkPd(pd);
+        if (null == init.qpType())
+        {
+            throw new VerbsException(Errno.EINVAL, "QP type missing: use RC, UC, UD or GSI");
+        }
+        checkCq(init.sendCq(), "send");
+        checkCq(init.recvCq(), "receive");
+        final SharedReceiveQueue srq = init.srq();
+        if (null != srq && srqs.get(srq.handle()) != srq)
+        {
+            throw new VerbsException(Errno.EINVAL, "SRQ is not on this device");
+        }
+        final String bad = init.cap().check(deviceAttr, null != srq);
+        if (null != bad)
+        {
+            throw new VerbsException(Errno.EINVAL, bad);
+        }
+        final int qpn = qpnAllocator.allocate(init.qpType());
+        if (qpn < 0)
+        {
+            throw new VerbsException(QpType.GSI == init.qpType() ? Errno.EBUSY : Errno.ENOMEM,
+                QpType.GSI == init.qpType() ? "the port already has its GSI QP (QPN 1)" :
+                "no free QP number: max_qp = " + ctx.maxQp() + " reached");
+        }
+        final QueuePair qp = new QueuePair(this, pd, qpn, init, deviceAttr);
+        pd.acquire();
+        init.sendCq().acquire();
+        init.recvCq().acquire();
+        if (null != srq)
+        {
+            srq.acquire();
+        }
+        qps.put(qpn, qp);
+        qpTable.put(qpn, qp);
+        return qp;
+    }
+
+    /**
+     * {@code ib_modify_qp}: checks the transition against {@link QpStateTable}, then the values, then stores
+     * them and notifies the {@link QpModifyListener}.
+     *
+     * @param qp the QP.
+     * @param attr requested attributes.
+     * @param mask {@link QpAttrMask} bits naming the fields to apply.
+     */
+    public void modifyQp(final QueuePair qp, final QpAttr attr, final int mask)
+    {
+        final QpState from;
+        final QpState to;
+        synchronized (this)
+        {
+            checkQp(qp);
+            from = qp.state();
+            final QpState cur = 0 != (mask & QpAttrMask.CUR_STATE) ? attr.curQpState() : from;
+            to = 0 != (mask & QpAttrMask.STATE) ? attr.qpState() : cur;
+            if (null == cur || null == to)
+            {
+                throw new VerbsException(Errno.EINVAL, "QP state attribute is null");
+            }
+            final String bad = QpStateTable.check(qp.type(), cur, to, mask);
+            if (null != bad)
+            {
+                throw new VerbsException(Errno.EINVAL, "QP " + qp.qpn() + ": " + bad);
+            }
+            if (0 != (mask & QpAttrMask.STATE) && QpState.SQD == cur && qp.isSqDraining() && QpState.ERR != to &&
+                QpState.RESET != to)
+            {
+                throw new VerbsException(Errno.EBUSY, "QP " + qp.qpn() +
+                    ": the send queue is still draining; wait for SQ_DRAINED before leaving SQD");
+            }
+            final String badValue = QpAttrCheck.check(qp, attr, mask, deviceAttr, portAttr, gidTable);
+            if (null != badValue)
+            {
+                throw new VerbsException(Errno.EINVAL, "QP " + qp.qpn() + ": " + badValue);
+            }
+            qp.applyModify(attr, mask, to);
+        }
+        final QpModifyListener listener = modifyListener;
+        if (null != listener)
+        {
+            listener.onModify(qp, from, to, mask, qp.attr());
+        }
+    }
+
+    /**
+     * {@code ib_query_qp}: fills every attribute.
+     *
+     * @param qp the QP.
+     * @param dst destination.
+     * @return dst.
+     */
+    public synchronized QpAttr queryQp(final QueuePair qp, final QpAttr dst)
+    {
+        checkQp(qp);
+        qp.query(dst);
+        return dst;
+    }
+
+    /**
+     * {@code ib_destroy_qp}: the QP leaves the tables; its number is released for (cyclic) reuse.
+     *
+     * @param qp the QP.
+     */
+    public synchronized void destroyQp(final QueuePair qp)
+    {
+        checkQp(qp);
+        qp.destroy();
+        qps.remove(qp.qpn());
+        qpTable.put(qp.qpn(), null);
+        qpnAllocator.free(qp.qpn());
+        qp.pd().release();
+        qp.sendCq().release();
+        qp.recvCq().release();
+        if (null != qp.srq())
+        {
+            qp.srq().release();
+        }
+    }
+
+    /**
+     * {@code ib_create_srq} (rxe {@code rxe_srq_chk_init}).
+     *
+     * @param pd PD.
+     * @param attr max WRs (1..max_srq_wr), max SGEs (1..max_srq_sge), limit (0 = disarmed).
+     * @return the SRQ; {@code attr} receives the actual max WRs.
+     */
+    public synchronized SharedReceiveQueue createSrq(final ProtectionDomain pd, final SrqAttr attr)
+    {
+        checkPd(pd);
+        if (attr.maxWr() <= 0 || attr.maxWr() > deviceAttr.maxSrqWr())
+        {
+            throw new VerbsException(Errno.EINVAL, "SRQ max_wr " + attr.maxWr() + " outside [1, max_srq_wr = " +
+                deviceAttr.maxSrqWr() + "]");
+        }
+        if (attr.maxSge() <= 0 || attr.maxSge() > deviceAttr.maxSrqSge())
+        {
+            throw new VerbsException(Errno.EINVAL, "SRQ max_sge " + attr.maxSge() + " outside [1, max_srq_sge = " +
+                deviceAttr.maxSrqSge() + "]");
+        }
+        if (attr.srqLimit() < 0 || attr.srqLimit() > attr.maxWr())
+        {
+            throw new VerbsException(Errno.EINVAL, "SRQ limit " + attr.srqLimit() + " outside [0, max_wr]");
+        }
+        final int handle = allocate(srqHandles, "SRQ", ctx.maxSrq());
+        final SharedReceiveQueue srq = new SharedReceiveQueue(
+            this, pd, handle, attr.maxWr(), attr.maxSge(), attr.srqLimit());
+        attr.maxWr(srq.maxWr());
+        pd.acquire();
+        srqs.put(handle, srq);
+        return srq;
+    }
+
+    /**
+     * {@code ib_modify_srq} (rxe {@code rxe_srq_chk_attr}): arm the limit and/or change max_wr within the
+     * capacity allocated at creation (growing beyond it would need a resize, which is not supported).
+     *
+     * @param srq the SRQ.
+     * @param attr values.
+     * @param mask {@link SrqAttr#MASK_MAX_WR} | {@link SrqAttr#MASK_LIMIT}.
+     */
+    public synchronized void modifySrq(final SharedReceiveQueue srq, final SrqAttr attr, final int mask)
+    {
+        checkSrq(srq);
+        if (0 != (mask & ~(SrqAttr.MASK_MAX_WR | SrqAttr.MASK_LIMIT)))
+        {
+            throw new VerbsException(Errno.EINVAL, "unknown SRQ attribute mask bits 0x" + Integer.toHexString(mask));
+        }
+        final int limit = 0 != (mask & SrqAttr.MASK_LIMIT) ? attr.srqLimit() : srq.limit();
+        if (0 != (mask & SrqAttr.MASK_MAX_WR))
+        {
+            if (attr.maxWr() <= 0 || attr.maxWr() > deviceAttr.maxSrqWr())
+            {
+                throw new VerbsException(Errno.EINVAL, "SRQ max_wr " + attr.maxWr() + " outside [1, max_srq_wr]");
+            }
+            if (attr.maxWr() > srq.ring().capacity())
+            {
+                throw new VerbsException(Errno.EOPNOTSUPP, "SRQ max_wr " + attr.maxWr() +
+                    " above the capacity allocated at creation (" + srq.ring().capacity() +
+                    "): resize is not supported; create a larger SRQ");
+            }
+            if (0 != limit && attr.maxWr() < limit)
+            {
+                throw new VerbsException(Errno.EINVAL, "SRQ max_wr " + attr.maxWr() + " below the limit " + limit);
+            }
+        }
+        if (0 != (mask & SrqAttr.MASK_LIMIT))
+        {
+            final int maxWr = 0 != (mask & SrqAttr.MASK_MAX_WR) ? attr.maxWr() : srq.maxWr();
+            if (limit < 0 || limit > maxWr)
+            {
+                throw new VerbsException(Errno.EINVAL, "SRQ limit " + limit + " outside [0, max_wr = " + maxWr + "]");
+            }
+        }
+        srq.modify(attr, mask);
+    }
+
+    /**
+     * {@code ib_query_srq}.
+     *
+     * @param srq the SRQ.
+     * @param dst destination.
+     * @return dst.
+     */
+    public synchronized SrqAttr querySrq(final SharedReceiveQueue srq, final SrqAttr dst)
+    {
+        checkSrq(srq);
+        return srq.query(dst);
+    }
+
+    /**
+     * {@code ib_destroy_srq}: refused while QPs use it.
+     *
+     * @param srq the SRQ.
+     */
+    public synchronized void destroySrq(final SharedReceiveQueue srq)
+    {
+        checkSrq(srq);
+        if (srq.useCount() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "SRQ " + srq.handle() + " is used by " + srq.useCount() +
+                " QPs; destroy them first");
+        }
+        srqs.remove(srq.handle());
+        srqHandles.free(srq.handle());
+        srq.pd().release();
+    }
+
+    /**
+     * {@code ib_create_ah} (rxe {@code rxe_av_chk_attr}).
+     *
+     * @param pd PD.
+     * @param attr address vector.
+     * @return the AH.
+     */
+    public synchronized AddressHandle createAh(final ProtectionDomain pd, final AhAttr attr)
+    {
+        checkPd(pd);
+        final String bad = attr.check(gidTable);
+        if (null != bad)
+        {
+            throw new VerbsException(Errno.EINVAL, bad);
+        }
+        final int handle = allocate(ahHandles, "AH", ctx.maxAh());
+        final AddressHandle ah = new AddressHandle(pd, handle, attr);
+        pd.acquire();
+        ahs.put(handle, ah);
+        return ah;
+    }
+
+    /**
+     * {@code ib_destroy_ah}.
+     *
+     * @param ah the AH.
+     */
+    public synchronized void destroyAh(final AddressHandle ah)
+    {
+        if (ahs.get(ah.handle()) != ah)
+        {
+            throw new VerbsException(Errno.EINVAL, "AH " + ah.handle() + " is not on this device");
+        }
+        ah.invalidate();
+        ahs.remove(ah.handle());
+        ahHandles.free(ah.handle());
+        ah.pd().release();
+    }
+
+    /**
+     * @param handle PD handle.
+     * @return the PD or null.
+     */
+    public synchronized ProtectionDomain pd(final int handle)
+    {
+        return pds.get(handle);
+    }
+
+    /**
+     * @param handle CQ handle.
+     * @return the CQ or null.
+     */
+    public synchronized CompletionQueue cq(final int handle)
+    {
+        return cqs.get(handle);
+    }
+
+    /**
+     * @param handle SRQ handle.
+     * @return the SRQ or null.
+     */
+    public synchronized SharedReceiveQueue srq(final int handle)
+    {
+        return srqs.get(handle);
+    }
+
+    /**
+     * @param handle AH handle.
+     * @return the AH or null.
+     */
+    public synchronized AddressHandle ah(final int handle)
+    {
+        return ahs.get(handle);
+    }
+
+    private static int allocate(final IndexAllocator allocator, final String what, final int max)
+    {
+        final int handle = allocator.allocate();
+        if (handle < 0)
+        {
+            throw new VerbsException(Errno.ENOMEM, "no free " + what + ": the device limit of " + max +
+                " is reached; destroy unused objects or raise it in RxeContext");
+        }
+        return handle;
+    }
+
+    // [start, start + length) must not wrap past 2^64 (an end exactly at 2^64 is fine)
+    private static boolean wraps(final long start, final long length)
+    {
+        final long end = start + length;
+        return 0 != end && Long.compareUnsigned(end, start) < 0;
+    }
+
+    private static void checkPort(final int port)
+    {
+        if (PORT != port)
+        {
+            throw new VerbsException(Errno.EINVAL, "port " + port + " is invalid: rxe has one port, use 1");
+        }
+    }
+
+    private void checkPd(final ProtectionDomain pd)
+    {
+        if (null == pd || !pd.isValid() || pds.get(pd.handle()) != pd)
+        {
+            throw new VerbsException(Errno.EINVAL, "PD is null, deallocated or from another device");
+        }
+    }
+
+    private void checkCq(final CompletionQueue cq, final String role)
+    {
+        if (null == cq || cqs.get(cq.handle()) != cq)
+        {
+            throw new VerbsException(Errno.EINVAL, "the " + role + " CQ is missing or not on this device");
+        }
+    }
+
+    private void checkQp(final QueuePair qp)
+    {
+        if (null == qp || qp.isDestroyed() || qps.get(qp.qpn()) != qp)
+        {
+            throw new VerbsException(Errno.EINVAL, "QP is null, destroyed or from another device");
+        }
+    }
+
+    private void checkSrq(final SharedReceiveQueue srq)
+    {
+        if (null == srq || srqs.get(srq.handle()) != srq)
+        {
+            throw new VerbsException(Errno.EINVAL, "SRQ is null, destroyed or from another device");
+        }
+    }
+}

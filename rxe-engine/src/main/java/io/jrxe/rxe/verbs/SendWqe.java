@@ -1,0 +1,369 @@
+package io.jrxe.rxe.verbs;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A send queue slot: a validated copy of a {@link SendWorkRequest} made at post time, plus the bookkeeping the
+ * requester and completer keep while the WQE is in flight. Preallocated per slot; the application thread writes
+ * the request part before publishing the slot, the engine thread owns everything after that.
+ * <p>
+ * Inline sends carry their payload in {@link #inlineData()} (copied at post time, no lkey involved); other sends
+ * reference memory through {@link #sgl()}. For UD/GSI the address vector is copied into {@link #av()}, so an
+ * address handle may be destroyed while the WQE is outstanding.
+ */
+public final class SendWqe
+{
+    /** Transport state: queued, not yet started. */
+    public static final int STATE_POSTED = 0;
+    /** Transport state: some packets sent. */
+    public static final int STATE_PROCESSING = 1;
+    /** Transport state: all packets sent, waiting for the ACK/response. */
+    public static final int STATE_PENDING = 2;
+    /** Transport state: completed (successfully or not). */
+    public static final int STATE_DONE = 3;
+    /** Transport state: failed; {@link #status()} holds the WC status. */
+    public static final int STATE_ERROR = 4;
+
+    private long wrId;
+    private int opcode;
+    private int sendFlags;
+    private final SgeList sgl;
+    private final UnsafeBuffer inlineData;
+    private int inlineLength;
+    private long length;
+    private int immData;
+    private int invalidateRkey;
+    private long remoteAddr;
+    private int rkey;
+    private long compareAdd;
+    private long swap;
+    private final AhAttr av = new AhAttr();
+    private int remoteQpn;
+    private int remoteQkey;
+    private MemoryWindow mw;
+    private MemoryRegion bindMr;
+    private long bindAddr;
+    private long bindLength;
+    private int bindAccess;
+    private int bindKey;
+
+    private int state;
+    private int status;
+    private int firstPsn;
+    private int lastPsn;
+    private long bytesDone;
+    private int sgeIndex;
+    private int sgeOffset;
+
+    SendWqe(final int maxSge, final int maxInline)
+    {
+        sgl = new SgeList(maxSge);
+        inlineData = new UnsafeBuffer(new byte[maxInline]);
+    }
+
+    void fill(final SendWorkRequest wr, final int flags, final long totalLength)
+    {
+        wrId = wr.wrId();
+        opcode = wr.opcode();
+        sendFlags = flags;
+        length = totalLength;
+        immData = wr.immData();
+        invalidateRkey = wr.invalidateRkey();
+        remoteAddr = wr.remoteAddr();
+        rkey = wr.rkey();
+        compareAdd = wr.compareAdd();
+        swap = wr.swap();
+        remoteQpn = wr.remoteQpn();
+        remoteQkey = wr.remoteQkey();
+        mw = wr.mw();
+        bindMr = wr.bindMr();
+        bindAddr = wr.bindAddr();
+        bindLength = wr.bindLength();
+        bindAccess = wr.bindAccess();
+        bindKey = wr.bindKey();
+        inlineLength = 0;
+        state = STATE_POSTED;
+        status = 0;
+        firstPsn = 0;
+        lastPsn = 0;
+        bytesDone = 0;
+        sgeIndex = 0;
+        sgeOffset = 0;
+    }
+
+    SgeList sglForFill()
+    {
+        return sgl;
+    }
+
+    UnsafeBuffer inlineBuffer()
+    {
+        return inlineData;
+    }
+
+    void inlineLength(final int value)
+    {
+        inlineLength = value;
+    }
+
+    AhAttr avForFill()
+    {
+        return av;
+    }
+
+    /** @return wrId. */
+    public long wrId()
+    {
+        return wrId;
+    }
+
+    /** @return {@link WrOpcode}. */
+    public int opcode()
+    {
+        return opcode;
+    }
+
+    /** @return {@link SendFlags}; SIGNALED is set here when the QP signals all WRs. */
+    public int sendFlags()
+    {
+        return sendFlags;
+    }
+
+    /** @return true if a successful completion must be generated (errors always complete). */
+    public boolean isSignaled()
+    {
+        return 0 != (sendFlags & SendFlags.SIGNALED);
+    }
+
+    /** @return true if the payload is in {@link #inlineData()}. */
+    public boolean isInline()
+    {
+        return 0 != (sendFlags & SendFlags.INLINE);
+    }
+
+    /** @return gather list (not used when inline). */
+    public SgeList sgl()
+    {
+        return sgl;
+    }
+
+    /** @return inline payload buffer; valid bytes are [0, {@link #inlineLength()}). */
+    public UnsafeBuffer inlineData()
+    {
+        return inlineData;
+    }
+
+    /** @return inline payload length. */
+    public int inlineLength()
+    {
+        return inlineLength;
+    }
+
+    /** @return total message length in bytes (sum of the SGEs). */
+    public long length()
+    {
+        return length;
+    }
+
+    /** @return immediate data. */
+    public int immData()
+    {
+        return immData;
+    }
+
+    /** @return rkey to invalidate. */
+    public int invalidateRkey()
+    {
+        return invalidateRkey;
+    }
+
+    /** @return remote VA. */
+    public long remoteAddr()
+    {
+        return remoteAddr;
+    }
+
+    /** @return remote rkey. */
+    public int rkey()
+    {
+        return rkey;
+    }
+
+    /** @return atomic compare/add operand. */
+    public long compareAdd()
+    {
+        return compareAdd;
+    }
+
+    /** @return atomic swap operand / atomic write value. */
+    public long swap()
+    {
+        return swap;
+    }
+
+    /** @return UD/GSI address vector copied from the AH. */
+    public AhAttr av()
+    {
+        return av;
+    }
+
+    /** @return UD/GSI destination QPN. */
+    public int remoteQpn()
+    {
+        return remoteQpn;
+    }
+
+    /** @return UD/GSI Q_Key. */
+    public int remoteQkey()
+    {
+        return remoteQkey;
+    }
+
+    /** @return window of a BIND_MW. */
+    public MemoryWindow mw()
+    {
+        return mw;
+    }
+
+    /** @return region of a BIND_MW. */
+    public MemoryRegion bindMr()
+    {
+        return bindMr;
+    }
+
+    /** @return start of a BIND_MW. */
+    public long bindAddr()
+    {
+        return bindAddr;
+    }
+
+    /** @return length of a BIND_MW. */
+    public long bindLength()
+    {
+        return bindLength;
+    }
+
+    /** @return rights of a BIND_MW. */
+    public int bindAccess()
+    {
+        return bindAccess;
+    }
+
+    /** @return new key byte of a BIND_MW. */
+    public int bindKey()
+    {
+        return bindKey;
+    }
+
+    /** @return transport state ({@code STATE_*}). */
+    public int state()
+    {
+        return state;
+    }
+
+    /**
+     * @param value transport state.
+     * @return this.
+     */
+    public SendWqe state(final int value)
+    {
+        state = value;
+        return this;
+    }
+
+    /** @return {@link WcStatus} code to report. */
+    public int status()
+    {
+        return status;
+    }
+
+    /**
+     * @param value {@link WcStatus} code.
+     * @return this.
+     */
+    public SendWqe status(final int value)
+    {
+        status = value;
+        return this;
+    }
+
+    /** @return PSN of the first packet. */
+    public int firstPsn()
+    {
+        return firstPsn;
+    }
+
+    /**
+     * @param value first PSN.
+     * @return this.
+     */
+    public SendWqe firstPsn(final int value)
+    {
+        firstPsn = value;
+        return this;
+    }
+
+    /** @return PSN of the last packet. */
+    public int lastPsn()
+    {
+        return lastPsn;
+    }
+
+    /**
+     * @param value last PSN.
+     * @return this.
+     */
+    public SendWqe lastPsn(final int value)
+    {
+        lastPsn = value;
+        return this;
+    }
+
+    /** @return payload bytes already sent (or received for a READ). */
+    public long bytesDone()
+    {
+        return bytesDone;
+    }
+
+    /**
+     * @param value bytes done.
+     * @return this.
+     */
+    public SendWqe bytesDone(final long value)
+    {
+        bytesDone = value;
+        return this;
+    }
+
+    /** @return gather cursor: current SGE. */
+    public int sgeIndex()
+    {
+        return sgeIndex;
+    }
+
+    /**
+     * @param value current SGE.
+     * @return this.
+     */
+    public SendWqe sgeIndex(final int value)
+    {
+        sgeIndex = value;
+        return this;
+    }
+
+    /** @return gather cursor: offset within the current SGE. */
+    public int sgeOffset()
+    {
+        return sgeOffset;
+    }
+
+    /**
+     * @param value offset within the current SGE.
+     * @return this.
+     */
+    public SendWqe sgeOffset(final int value)
+    {
+        sgeOffset = value;
+        return this;
+    }
+}

@@ -1,0 +1,176 @@
+package io.jrxe.rxe.verbs;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A shared receive queue: one ring of receive WQEs consumed by the responders of every QP attached to it.
+ * The application posts with {@link #postSrqRecv}; the engine takes WQEs from {@link #ring()} and reports each
+ * retirement through {@link #advanceConsumer(long)}, which implements the limit event: when an armed SRQ's count
+ * of posted WQEs drops below the limit, {@link AsyncEvent#SRQ_LIMIT_REACHED} is raised once and the limit is
+ * disarmed (set to 0) until the application arms it again with modify (IBA 10.2.9 shared receive queues;
+ * rxe_resp.c {@code get_srq_wqe}).
+ */
+public final class SharedReceiveQueue extends UseCounted
+{
+    private static final VarHandle LIMIT;
+
+    static
+    {
+        try
+        {
+            LIMIT = MethodHandles.lookup().findVarHandle(SharedReceiveQueue.class, "limit", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final RxeDevice device;
+    private final ProtectionDomain pd;
+    private final int handle;
+    private final int maxSge;
+    private final WqeRing<RecvWqe> ring;
+    private volatile int maxWr;
+    @SuppressWarnings("unused") // accessed through LIMIT
+    private int limit;
+    private final RecvQueue.BadWrSink badWrSink = this::badRecv;
+    private RecvWorkRequest badWr;
+    private int badWrIndex = -1;
+    private String postError;
+
+    SharedReceiveQueue(
+        final RxeDevice device, final ProtectionDomain pd, final int handle, final int maxWr, final int maxSge,
+        final int limit)
+    {
+        this.device = device;
+        this.pd = pd;
+        this.handle = handle;
+        this.maxSge = maxSge;
+        this.ring = new WqeRing<>(maxWr, () -> new RecvWqe(maxSge));
+        this.maxWr = ring.capacity();
+        LIMIT.setRelease(this, limit);
+    }
+
+    /** @return owning PD. */
+    public ProtectionDomain pd()
+    {
+        return pd;
+    }
+
+    /** @return SRQ handle. */
+    public int handle()
+    {
+        return handle;
+    }
+
+    /** @return max SGEs per WR. */
+    public int maxSge()
+    {
+        return maxSge;
+    }
+
+    /** @return current max WRs (at most the ring capacity). */
+    public int maxWr()
+    {
+        return maxWr;
+    }
+
+    /** @return armed limit, 0 when disarmed. */
+    public int limit()
+    {
+        return (int)LIMIT.getVolatile(this);
+    }
+
+    /** @return the ring; the engine is its consumer. */
+    public WqeRing<RecvWqe> ring()
+    {
+        return ring;
+    }
+
+    /**
+     * Post receive WRs ({@code ib_post_srq_recv}). Application side; allocation-free. WRs before the first bad
+     * one stay queued; the bad one is reported by {@link #badWr()} / {@link #badWrIndex()}.
+     *
+     * @param first first WR of a chain.
+     * @return 0, {@code -EINVAL} (too many SGEs, message too long) or {@code -ENOMEM} (SRQ full).
+     */
+    public int postSrqRecv(final RecvWorkRequest first)
+    {
+        badWr = null;
+        badWrIndex = -1;
+        postError = null;
+        final long start = ring.producerPlain();
+        final int result = RecvQueue.postChain(ring, maxSge, maxWr, first, badWrSink);
+        if (ring.producerPlain() != start)
+        {
+            device.doorbell().onSrqPost(this);
+        }
+        return result;
+    }
+
+    private int badRecv(final RecvWorkRequest wr, final int index, final int err, final String reason)
+    {
+        badWr = wr;
+        badWrIndex = index;
+        postError = reason;
+        return err;
+    }
+
+    /** @return the WR the last post stopped at, or null. */
+    public RecvWorkRequest badWr()
+    {
+        return badWr;
+    }
+
+    /** @return index in the chain of the bad WR, or -1. */
+    public int badWrIndex()
+    {
+        return badWrIndex;
+    }
+
+    /** @return why the last post failed, or null. */
+    public String postError()
+    {
+        return postError;
+    }
+
+    /**
+     * Engine side: retire WQEs up to a position and fire the limit event if the count fell below an armed limit.
+     *
+     * @param position new consumer position.
+     */
+    public void advanceConsumer(final long position)
+    {
+        ring.advanceConsumer(position);
+        final int armed = (int)LIMIT.getVolatile(this);
+        if (0 != armed && ring.producerPosition() - position < armed && LIMIT.compareAndSet(this, armed, 0))
+        {
+            device.raise(AsyncEvent.SRQ_LIMIT_REACHED, handle);
+        }
+    }
+
+    /**
+     * Fill attributes ({@code ib_query_srq}).
+     *
+     * @param dst destination.
+     * @return dst.
+     */
+    public SrqAttr query(final SrqAttr dst)
+    {
+        return dst.maxWr(maxWr).maxSge(maxSge).srqLimit(limit());
+    }
+
+    void modify(final SrqAttr attr, final int mask)
+    {
+        if (0 != (mask & SrqAttr.MASK_MAX_WR))
+        {
+            maxWr = attr.maxWr();
+        }
+        if (0 != (mask & SrqAttr.MASK_LIMIT))
+        {
+            LIMIT.setVolatile(this, attr.srqLimit());
+        }
+    }
+}

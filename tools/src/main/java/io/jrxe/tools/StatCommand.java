@@ -1,0 +1,73 @@
+package io.jrxe.tools;
+
+import io.jrxe.rxe.stats.RxeStat;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code jrxe stat}: reads the hw_stats counters of running jrxe engines from their memory-mapped counters files
+ * (another process), like {@code rdma statistic show} / sysfs hw_counters for rxe.
+ */
+@Command(name = "stat", mixinStandardHelpOptions = true,
+    description = "Show the rxe hw_stats counters of running jrxe devices (from their counters files).")
+final class StatCommand implements Callable<Integer>
+{
+    @Option(names = "--watch", description = "print deltas and rates every interval")
+    boolean watch;
+
+    @Option(names = "--interval", description = "watch interval in ms (default: ${DEFAULT-VALUE})")
+    long intervalMs = 1000;
+
+    @Option(names = "--count", description = "number of watch intervals (default: until interrupted)")
+    Long count;
+
+    @Option(names = "--qp", description = "also show per-QP counters")
+    boolean perQp;
+
+    @Option(names = "--all", description = "include counters that are zero")
+    boolean all;
+
+    @Option(names = "--dir", description = "directory of counters files (default: /dev/shm/jrxe, then the tmp dir)")
+    List<Path> dirs = new ArrayList<>();
+
+    @Parameters(paramLabel = "DEVICE", arity = "0..*", description = "device names (default: all)")
+    List<String> devices = new ArrayList<>();
+
+    @Override
+    public Integer call() throws InterruptedException
+    {
+        final List<String> args = new ArrayList<>();
+        if (watch)
+        {
+            args.add("--watch");
+            args.add("--interval");
+            args.add(Long.toString(intervalMs));
+        }
+        if (null != count)
+        {
+            args.add("--count");
+            args.add(Long.toString(count));
+        }
+        if (perQp)
+        {
+            args.add("--qp");
+        }
+        if (all)
+        {
+            args.add("--all");
+        }
+        for (final Path dir : dirs)
+        {
+            args.add("--dir");
+            args.add(dir.toString());
+        }
+        args.addAll(devices);
+        return RxeStat.run(args.toArray(new String[0]), System.out, System.err);
+    }
+}
