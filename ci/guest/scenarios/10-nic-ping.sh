@@ -4,11 +4,12 @@
 #
 # Checks: `jrxe bind` leaves NIC B on vfio-pci; `jrxe nic` prints JRXE-NIC READY; 20 of 20 pings and 3 of 3 arpings
 # are answered; jrxe exits 0 on SIGTERM after a final JRXE-NIC STATS line whose rx/tx packet counts equal what the
-# kernel NIC sent/received while jrxe ran (IPv6 is off, so eth0 sends nothing the scenario did not ask for).
-# timeout: 360
+# kernel NIC sent/received while jrxe ran, in frames and bytes (IPv6 is off, so eth0 sends nothing the scenario
+# did not ask for).
+# timeout: 420
 
 JRXE_IP=10.9.0.2
-READY_TIMEOUT=180
+READY_TIMEOUT=240
 STOP_TIMEOUT=60
 
 require_jar
@@ -32,6 +33,8 @@ driver=$(driver_of "$NIC_B_BDF")
 
 tx0=$(net_counter "$eth" tx_packets)
 rx0=$(net_counter "$eth" rx_packets)
+txb0=$(net_counter "$eth" tx_bytes)
+rxb0=$(net_counter "$eth" rx_bytes)
 started=$SECONDS
 log "jrxe nic --pci $NIC_B_BDF --ip $JRXE_IP/$NIC_PREFIX"
 "${JRXE[@]}" nic --pci "$NIC_B_BDF" --ip "$JRXE_IP/$NIC_PREFIX" > "$nic_log" 2>&1 &
@@ -71,6 +74,8 @@ wait $jpid
 rc=$?
 tx1=$(net_counter "$eth" tx_packets)
 rx1=$(net_counter "$eth" rx_packets)
+txb1=$(net_counter "$eth" tx_bytes)
+rxb1=$(net_counter "$eth" rx_bytes)
 show_jrxe_log
 
 [ "$(grep -c '^JRXE-NIC STATS' "$nic_log")" -gt "$stats_before_stop" ] \
@@ -83,10 +88,13 @@ jrxe_tx_bytes=$(value_of tx_bytes "$final")
 [[ $jrxe_rx =~ ^[0-9]+$ && $jrxe_tx =~ ^[0-9]+$ ]] || fail "cannot read rx_packets/tx_packets from '$final'"
 eth_tx=$((tx1 - tx0))
 eth_rx=$((rx1 - rx0))
+eth_tx_bytes=$((txb1 - txb0))
+eth_rx_bytes=$((rxb1 - rxb0))
 
 figures="replies=${replies:-0}/20 rtt_avg=${rtt_avg:-none}ms arping=${arp_replies:-0}/3 ready_after=${ready_after}s"
 figures+=" ${eth}_tx=$eth_tx jrxe_rx=$jrxe_rx ${eth}_rx=$eth_rx jrxe_tx=$jrxe_tx"
-figures+=" jrxe_rx_bytes=${jrxe_rx_bytes:-?} jrxe_tx_bytes=${jrxe_tx_bytes:-?}"
+figures+=" ${eth}_tx_bytes=$eth_tx_bytes jrxe_rx_bytes=${jrxe_rx_bytes:-?}"
+figures+=" ${eth}_rx_bytes=$eth_rx_bytes jrxe_tx_bytes=${jrxe_tx_bytes:-?}"
 # Every broken expectation at once: one run shows the whole picture of a driver bug.
 problems=()
 [ $rc = 0 ] || problems+=("jrxe nic exited with status $rc after SIGTERM, want 0")
@@ -95,6 +103,10 @@ problems=()
 [ $arp_mac_ok = yes ] || problems+=("an ARP reply did not carry NIC B's MAC $NIC_B_MAC")
 [ "$jrxe_rx" = "$eth_tx" ] || problems+=("jrxe rx_packets=$jrxe_rx but $eth sent $eth_tx frames while jrxe ran")
 [ "$jrxe_tx" = "$eth_rx" ] || problems+=("jrxe tx_packets=$jrxe_tx but $eth received $eth_rx frames while jrxe ran")
+# Both sides count Ethernet frames without FCS or virtio-net header, so bytes must agree too (catches truncation
+# and padding mistakes that packet counts cannot see).
+[ "${jrxe_rx_bytes:-}" = "$eth_tx_bytes" ] || problems+=("jrxe rx_bytes=${jrxe_rx_bytes:-?} but $eth sent $eth_tx_bytes bytes")
+[ "${jrxe_tx_bytes:-}" = "$eth_rx_bytes" ] || problems+=("jrxe tx_bytes=${jrxe_tx_bytes:-?} but $eth received $eth_rx_bytes bytes")
 if [ ${#problems[@]} -gt 0 ]; then
     fail "$(printf '%s; ' "${problems[@]}")$figures"
 fi
