@@ -1,0 +1,121 @@
+#!/bin/bash
+# PID 1 of the guest (after the initramfs switch_root): prepares the machine, runs every scenario in
+# /opt/jrxe/ci/scenarios in name order and prints, for each, exactly one line
+#     GUEST-TEST <name> PASS|FAIL <figures or reason> time=<s>
+# then "GUEST-TESTS: N passed, M failed", and powers off. It must never exit: PID 1 exiting panics the kernel.
+CI=/opt/jrxe/ci
+source $CI/lib.sh
+export HOME=/root LANG=C.UTF-8
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+hostname guest
+# vfio DMA mappings are pinned memory and count against RLIMIT_MEMLOCK.
+ulimit -l unlimited
+
+ONLY=""
+HOST_MTU=""
+for word in $(< /proc/cmdline); do
+    case $word in
+        jrxe.only=*) ONLY=,${word#jrxe.only=}, ;;
+        jrxe.host_mtu=*) HOST_MTU=${word#jrxe.host_mtu=} ;;
+    esac
+done
+export HOST_MTU
+log "uptime $(uptime_s) s, kernel $(uname -r)"
+
+# crc32 first: rdma_rxe looks it up through the crypto API, not through a module dependency.
+modprobe -a crc32_generic crc32-pclmul virtio_net vfio-pci vfio_iommu_type1 rdma_rxe ib_uverbs ib_umad rdma_ucm \
+    || log "WARNING: modprobe failed for some modules"
+for letter in A B C D; do
+    bdf=$(bdf_of $letter)
+    wait_until 10 test -n "$(netdev_of "$bdf")" || log "WARNING: NIC $letter ($bdf) has no interface"
+done
+reset_machine
+for letter in A B C D; do
+    bdf=$(bdf_of $letter)
+    dev=$(netdev_of "$bdf")
+    log "NIC $letter $bdf ${dev:-none} $(< /sys/class/net/"$dev"/address)" \
+        "mtu $(< /sys/class/net/"$dev"/mtu) iommu_group $(iommu_group_of "$bdf")"
+done
+
+mkdir -p /run/jrxe-ci
+passed=0
+failed=0
+
+# run_scenario FILE: runs one scenario in its own session and prints its GUEST-TEST line.
+run_scenario()
+{
+    local file=$1
+    local name
+    name=${file##*/}
+    name=${name%.sh}
+    name=${name#*-}
+    local timeout
+    timeout=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$file" | head -1)
+    timeout=${timeout:-300}
+    export SCENARIO=$name RESULT_FILE=/run/jrxe-ci/$name.result
+    rm -f "$RESULT_FILE"
+    reset_machine
+    dmesg -C
+    log "scenario $name: start (timeout $timeout s) at uptime $(uptime_s) s"
+    local t0=$SECONDS start=${EPOCHREALTIME}
+    # Started in the background without job control, the child is no process-group leader, so setsid runs the
+    # scenario in a new session whose id is $!: everything the scenario starts can be killed as one group.
+    setsid bash -c "source $CI/lib.sh; source $file" < /dev/null &
+    local pid=$!
+    local timed_out=0
+    while kill -0 $pid 2> /dev/null; do
+        if [ $((SECONDS - t0)) -ge "$timeout" ]; then
+            timed_out=1
+            kill -TERM -- -$pid 2> /dev/null
+            wait_until 10 eval "! kill -0 $pid 2> /dev/null"
+            break
+        fi
+        sleep 0.2
+    done
+    kill -KILL -- -$pid 2> /dev/null
+    wait $pid 2> /dev/null
+    local rc=$?
+    local secs
+    secs=$(awk -v a="$start" -v b="${EPOCHREALTIME}" 'BEGIN { printf "%.1f", b - a }')
+    local result=""
+    [ -s "$RESULT_FILE" ] && result=$(head -1 "$RESULT_FILE")
+    if [ $timed_out = 1 ]; then
+        result="FAIL timed out after $timeout s${result:+ (had reported: $result)}"
+    elif [ -z "$result" ]; then
+        result="FAIL exited with status $rc without reporting PASS or FAIL"
+    fi
+    case $result in
+        PASS*) passed=$((passed + 1)) ;;
+        *)
+            failed=$((failed + 1))
+            # The kernel's own view of the failure: vfio, DMAR and virtio messages are what explain driver bugs.
+            dmesg | tail -60 | sed "s/^/[$name] kmsg: /"
+            ;;
+    esac
+    echo "GUEST-TEST $name $result time=${secs}s"
+}
+
+for file in $CI/scenarios/[0-9]*.sh; do
+    [ -e "$file" ] || continue
+    name=${file##*/}
+    name=${name%.sh}
+    name=${name#*-}
+    [ -n "$ONLY" ] && [[ $ONLY != *,$name,* ]] && continue
+    run_scenario "$file"
+done
+echo "GUEST-TESTS: $passed passed, $failed failed"
+
+sync
+echo o > /proc/sysrq-trigger
+# Power-off is asynchronous; PID 1 must still not return.
+while true; do
+    sleep 60
+done
