@@ -94,7 +94,7 @@ final class PerfCommand implements Callable<Integer>
     public Integer call()
     {
         final Settings s = validate();
-        final long inFlight = (long)s.qps.count * Math.max(txDepth, rxDepth) * Math.max(s.size, 64);
+        final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
         try (RocePair pair = new RocePair(WireFaults.none(), s.pathMtu, inFlight, null, Throwable::printStackTrace))
         {
             final RcQps qps = new RcQps(pair, s.qps);

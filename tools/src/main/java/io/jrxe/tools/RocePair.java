@@ -30,6 +30,12 @@ final class RocePair implements AutoCloseable
     /** Driver buffers per NIC: deep enough for a window of 64 KiB messages in flight at MTU 4096. */
     private static final int BUFFER_COUNT = 4096;
 
+    /**
+     * Frames a node takes from its NIC per duty cycle: as many as an emulated device delivers per cycle (its
+     * default batch), so that with devices and engines taking turns the rx ring cannot fill up and drop.
+     */
+    private static final int RX_BATCH = 64;
+
     final EmulatedPair nics;
     final RoceNode a;
     final RoceNode b;
@@ -100,7 +106,8 @@ final class RocePair implements AutoCloseable
         return new RoceNode(new RoceNode.Context()
             .nic(0 == index ? nics.a : nics.b)
             .deviceName(name)
-            .net(new NetStackContext().ipv4Address(ip).ipv4PrefixLength(24).pcapWriter(pcap))
+            .net(new NetStackContext().ipv4Address(ip).ipv4PrefixLength(24).pcapWriter(pcap)
+                .rxBatchSize(RX_BATCH).txBatchSize(RX_BATCH))
             .rxe(new RxeContext().keySeed(ip))
             .countersFile(false)
             .maxQps(256)
