@@ -97,6 +97,7 @@ final class PerfCommand implements Callable<Integer>
         final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
         try (RocePair pair = new RocePair(WireFaults.none(), s.pathMtu, inFlight, null, Throwable::printStackTrace))
         {
+            pair.resolve(5_000_000_000L);
             final RcQps qps = new RcQps(pair, s.qps);
             final PerfBuffers buffers = new PerfBuffers(qps, s.size);
             try (PerfThreads threads = new PerfThreads(pair, s.layout, idle))

@@ -10,8 +10,8 @@ import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.RxeContext;
 import org.agrona.CloseHelper;
+import org.agrona.LangUtil;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AgentInvoker;
 
 import java.io.PrintStream;
 import java.util.function.Consumer;
@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * Two whole jrxe RoCE nodes (virtio driver, L2/L3 stack, verbs device, engine) on the two emulated NICs of an
  * {@link EmulatedPair}. The devices are not started: the caller schedules them, either on its own thread
  * ({@link #progress()}: devices, then both engines) or on threads of its choosing ({@link #deviceAgent(int)},
- * {@link RoceNode#agent()}).
+ * {@link RoceNode#agent()}). The device agents have no start or close work, so either way suits them.
  */
 final class RocePair implements AutoCloseable
 {
@@ -39,7 +39,8 @@ final class RocePair implements AutoCloseable
     final EmulatedPair nics;
     final RoceNode a;
     final RoceNode b;
-    private AgentInvoker devices;
+    private final Agent deviceA;
+    private final Agent deviceB;
 
     /**
      * @param faults       wire faults
@@ -65,6 +66,8 @@ final class RocePair implements AutoCloseable
             first = node("jrxe-a", nics, 0, IP_A, pcap, errorHandler);
             a = first;
             b = node("jrxe-b", nics, 1, IP_B, null, errorHandler);
+            deviceA = nics.network.nic(0).agent();
+            deviceB = nics.network.nic(1).agent();
         }
         catch (final RuntimeException ex)
         {
@@ -123,19 +126,44 @@ final class RocePair implements AutoCloseable
 
     /**
      * One duty cycle of everything on the caller's thread: both devices, then both engines. Use either this or
-     * agents on threads, never both.
+     * agents on threads, never both at the same time.
      *
      * @return work done, 0 when idle
      */
     int progress()
     {
-        AgentInvoker invoker = devices;
-        if (null == invoker)
+        try
         {
-            invoker = nics.network.invoker();
-            devices = invoker;
+            return deviceA.doWork() + deviceB.doWork() + a.progress() + b.progress();
         }
-        return invoker.invoke() + a.progress() + b.progress();
+        catch (final Exception ex)
+        {
+            LangUtil.rethrowUnchecked(ex);
+            return 0;
+        }
+    }
+
+    /**
+     * Resolves the nodes' MACs (ARP) with one ping each way, driven on the caller's thread, so that the first RoCE
+     * packets do not wait for resolution (and a retransmit timeout).
+     *
+     * @throws IllegalStateException if the pings are not answered in time
+     */
+    void resolve(final long timeoutNs)
+    {
+        final Pinger ab = new Pinger(a.stack(), b.stack(), IP_B, 1);
+        final Pinger ba = new Pinger(b.stack(), a.stack(), IP_A, 1);
+        final long deadline = System.nanoTime() + timeoutNs;
+        while (!ab.done() || !ba.done())
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new IllegalStateException("the nodes did not answer each other's ARP and ping");
+            }
+            ab.step();
+            ba.step();
+            progress();
+        }
     }
 
     /** Prints the rxe counters (rxe's hw_counters names) of both nodes; read them only while the engines rest. */
