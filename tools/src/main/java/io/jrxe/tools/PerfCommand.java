@@ -87,6 +87,10 @@ final class PerfCommand implements Callable<Integer>
         "(default: ${DEFAULT-VALUE})")
     PerfThreads.Idle idle = PerfThreads.Idle.yield;
 
+    @Option(names = "--app-idle", description = "idle strategy of the application thread while it waits: spin, " +
+        "yield or backoff (default: the --idle one for --lat, else backoff)")
+    PerfThreads.Idle appIdle;
+
     @Option(names = "--timeout", description = "seconds before a stuck run fails (default: ${DEFAULT-VALUE})")
     double timeout = 120;
 
@@ -100,7 +104,7 @@ final class PerfCommand implements Callable<Integer>
             pair.resolve(5_000_000_000L);
             final RcQps qps = new RcQps(pair, s.qps);
             final PerfBuffers buffers = new PerfBuffers(qps, s.size);
-            try (PerfThreads threads = new PerfThreads(pair, s.layout, idle))
+            try (PerfThreads threads = new PerfThreads(pair, s.layout, idle, s.appIdle))
             {
                 final long deadline = System.nanoTime() + (long)(timeout * 1e9);
                 final List<ThreadMeter> meters = meters(threads);
@@ -132,6 +136,7 @@ final class PerfCommand implements Callable<Integer>
         long iters;
         boolean inline;
         PerfThreads.Layout layout;
+        PerfThreads.Idle appIdle;
     }
 
     /**
@@ -197,6 +202,8 @@ final class PerfCommand implements Callable<Integer>
         }
         s.inline = (Op.send == op || Op.write == op) && s.size <= maxInline;
         s.layout = singleThread ? PerfThreads.Layout.single : layout;
+        // bandwidth: the window keeps the engines busy while the application sleeps; latency: it is on the path
+        s.appIdle = null != appIdle ? appIdle : latency ? idle : PerfThreads.Idle.backoff;
         s.qps.count = qpCount;
         s.qps.pathMtu = s.pathMtu;
         s.qps.sendWr = txDepth;
@@ -230,7 +237,8 @@ final class PerfCommand implements Callable<Integer>
         {
             System.out.printf(" TX depth        : %d\t\tCQ Moderation  : %d%n", txDepth, cqMod);
         }
-        System.out.printf(" Max inline data : %d[B]\tidle strategy  : %s%n", s.qps.maxInline, idle);
+        System.out.printf(" Max inline data : %d[B]\tidle strategy  : %s (application: %s)%n", s.qps.maxInline,
+            idle, s.appIdle);
         System.out.printf(" Threads         : %s%n", threads.describe());
         System.out.println(line);
     }

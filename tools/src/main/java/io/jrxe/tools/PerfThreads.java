@@ -56,11 +56,15 @@ final class PerfThreads implements AutoCloseable
     private final IdleStrategy appIdle;
     private final List<AgentRunner> runners = new ArrayList<>();
 
-    PerfThreads(final RocePair pair, final Layout layout, final Idle idle)
+    /**
+     * @param idle    idle strategy of the agent threads
+     * @param appIdle idle strategy of the application thread while it waits (not used with {@code single})
+     */
+    PerfThreads(final RocePair pair, final Layout layout, final Idle idle, final Idle appIdle)
     {
         this.pair = pair;
         this.layout = layout;
-        this.appIdle = idle.create();
+        this.appIdle = appIdle.create();
         switch (layout)
         {
             case node:
