@@ -111,11 +111,7 @@ final class DemoCommand implements Callable<Integer>
      */
     Mtu validate()
     {
-        final Mtu pathMtu = Mtu.floorOf(mtu);
-        if (null == pathMtu || pathMtu.bytes() != mtu)
-        {
-            throw new IllegalArgumentException("--mtu must be one of 256, 512, 1024, 2048, 4096: " + mtu);
-        }
+        final Mtu pathMtu = RcQps.pathMtu(mtu);
         if (messages < 0 || pings < 0)
         {
             throw new IllegalArgumentException("--messages and --pings must be >= 0");

@@ -6,6 +6,7 @@ import io.jrxe.rxe.verbs.WorkCompletion;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * The demo's verified RC workload: on every QP pair of an {@link RcQps} one {@link DemoFlow} each way (A to B and
@@ -126,30 +127,25 @@ final class MixedWorkload
 
     long completed()
     {
-        long sum = 0;
-        for (final DemoFlow flow : flows)
-        {
-            sum += flow.completed();
-        }
-        return sum;
+        return sum(DemoFlow::completed);
     }
 
     long total()
     {
-        long sum = 0;
-        for (final DemoFlow flow : flows)
-        {
-            sum += flow.messages();
-        }
-        return sum;
+        return sum(DemoFlow::messages);
     }
 
     long bytes()
     {
+        return sum(DemoFlow::bytes);
+    }
+
+    private long sum(final ToLongFunction<DemoFlow> value)
+    {
         long sum = 0;
         for (final DemoFlow flow : flows)
         {
-            sum += flow.bytes();
+            sum += value.applyAsLong(flow);
         }
         return sum;
     }

@@ -147,11 +147,7 @@ final class PerfCommand implements Callable<Integer>
     Settings validate()
     {
         final Settings s = new Settings();
-        s.pathMtu = Mtu.floorOf(mtu);
-        if (null == s.pathMtu || s.pathMtu.bytes() != mtu)
-        {
-            throw new IllegalArgumentException("--mtu must be one of 256, 512, 1024, 2048, 4096: " + mtu);
-        }
+        s.pathMtu = RcQps.pathMtu(mtu);
         s.size = null != size ? size : latency ? 2 : 65536;
         if (Op.atomic == op)
         {

@@ -82,6 +82,21 @@ final class RcQps
         return init;
     }
 
+    /**
+     * The path MTU of an {@code --mtu} option.
+     *
+     * @throws IllegalArgumentException unless it is one of the IB MTUs
+     */
+    static Mtu pathMtu(final int bytes)
+    {
+        final Mtu mtu = Mtu.floorOf(bytes);
+        if (null == mtu || mtu.bytes() != bytes)
+        {
+            throw new IllegalArgumentException("--mtu must be one of 256, 512, 1024, 2048, 4096: " + bytes);
+        }
+        return mtu;
+    }
+
     int count()
     {
         return qpA.length;
