@@ -13,6 +13,7 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -95,6 +96,10 @@ public final class RoceNode implements AutoCloseable
             return this;
         }
 
+        /**
+         * Clock of the engine's timers and, unless {@link NetStackContext#nanoClock} is set, of the stack; read once
+         * per duty cycle (default the system clock).
+         */
         public Context nanoClock(final NanoClock nanoClock)
         {
             this.nanoClock = nanoClock;
@@ -131,6 +136,8 @@ public final class RoceNode implements AutoCloseable
     private final CountersFile counters;
     private final IdleStrategy idleStrategy;
     private final String deviceName;
+    private final NanoClock sourceClock;
+    private final CachedNanoClock dutyCycleClock = new CachedNanoClock();
     private AgentRunner runner;
 
     /**
@@ -145,6 +152,13 @@ public final class RoceNode implements AutoCloseable
         }
         this.nic = ctx.nic;
         this.deviceName = ctx.deviceName;
+        // one clock read per duty cycle, shared by the engine and the stack (each would read it otherwise)
+        this.sourceClock = ctx.nanoClock;
+        dutyCycleClock.update(sourceClock.nanoTime());
+        if (null == ctx.net.nanoClock())
+        {
+            ctx.net.nanoClock(dutyCycleClock);
+        }
         this.stack = new NetStack(nic, ctx.net);
         this.packetIo = new NetStackPacketIo(stack);
         this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress()));
@@ -153,7 +167,7 @@ public final class RoceNode implements AutoCloseable
         final RxeEngine.Context engineCtx = new RxeEngine.Context()
             .packetIo(packetIo)
             .poller(packetIo)
-            .nanoClock(ctx.nanoClock)
+            .nanoClock(dutyCycleClock)
             .maxQps(ctx.maxQps);
         if (null != counters)
         {
@@ -226,13 +240,14 @@ public final class RoceNode implements AutoCloseable
     }
 
     /**
-     * One duty cycle on the caller's thread: verbs commands and doorbells, one stack poll (receive, ARP/ND,
-     * RoCE packets into the engine), timers, requesters, then a flush of what the engine queued.
+     * One duty cycle on the caller's thread: one clock read, verbs commands and doorbells, one stack poll
+     * (receive, ARP/ND, RoCE packets into the engine), timers, requesters, then a flush of what the engine queued.
      *
      * @return work done, 0 when idle
      */
     public int progress()
     {
+        dutyCycleClock.update(sourceClock.nanoTime());
         return engine.progress() + stack.flush();
     }
 
