@@ -86,7 +86,7 @@ final class DemoCommand implements Callable<Integer>
             final MixedWorkload workload = new MixedWorkload(pair, qps, messages, size, window, window, wire.seed);
             final List<String> errors = workload.run(timeoutNs);
 
-            final double seconds = workload.elapsedNs() / 1e9;
+            final double seconds = Math.max(workload.elapsedNs(), 1) / 1e9;
             System.out.printf(Locale.ROOT, "rc: %d QP pairs x 2 directions, path MTU %d: %d of %d messages " +
                 "(SEND, SEND_WITH_IMM, WRITE, WRITE_WITH_IMM, READ of 1..%d bytes, CMP_SWAP, FETCH_ADD) " +
                 "verified in %.3f s: %.1f Mbit/s, %.0f messages/s%n", qpCount, pathMtu.bytes(),

@@ -83,7 +83,7 @@ final class PerfCommand implements Callable<Integer>
     @Option(names = "--single-thread", description = "same as --layout single")
     boolean singleThread;
 
-    @Option(names = "--idle", description = "idle strategy of every thread: spin, yield or backoff " +
+    @Option(names = "--idle", description = "idle strategy of the engine and device threads: spin, yield or backoff " +
         "(default: ${DEFAULT-VALUE})")
     PerfThreads.Idle idle = PerfThreads.Idle.yield;
 
