@@ -24,7 +24,7 @@ final class EmulatedPair implements AutoCloseable
     /** A pair whose devices run on their own threads, default buffers unless {@code bufferSize} &gt; 0. */
     EmulatedPair(final WireFaults faults, final int mtu, final int bufferSize)
     {
-        this(faults, mtu, bufferSize, 0, 0, true);
+        this(faults, mtu, bufferSize, 0, 0, 0, true);
     }
 
     /**
@@ -34,6 +34,7 @@ final class EmulatedPair implements AutoCloseable
      * @param bufferCount   driver buffer count, 0 for the default
      * @param linkBuffering bytes the wire buffers per direction (a power of two), 0 for the default; frames
      *                      beyond it are dropped as a switch drops on a full queue
+     * @param deviceBatch   frames a device moves per queue and duty cycle, 0 for the default
      * @param startDevices  true: each device on its own thread; false: the caller schedules them
      */
     EmulatedPair(
@@ -42,6 +43,7 @@ final class EmulatedPair implements AutoCloseable
         final int bufferSize,
         final int bufferCount,
         final int linkBuffering,
+        final int deviceBatch,
         final boolean startDevices)
     {
         this.devicesStarted = startDevices;
@@ -50,6 +52,10 @@ final class EmulatedPair implements AutoCloseable
         if (linkBuffering > 0)
         {
             ctx.wire().linkRingCapacity(linkBuffering);
+        }
+        if (deviceBatch > 0)
+        {
+            ctx.nic().batchSize(deviceBatch);
         }
         if (mtu > 0)
         {

@@ -31,10 +31,12 @@ final class RocePair implements AutoCloseable
     private static final int BUFFER_COUNT = 4096;
 
     /**
-     * Frames a node takes from its NIC per duty cycle: as many as an emulated device delivers per cycle (its
-     * default batch), so that with devices and engines taking turns the rx ring cannot fill up and drop.
+     * Frames a device moves per queue and duty cycle, and a node's stack takes or hands over per poll: a whole
+     * virtqueue (the driver's default 256). The engine may queue up to its packet budget (256) in one duty
+     * cycle and the stack drops what the tx ring cannot take; a device draining less than that per cycle, or a
+     * stack taking fewer frames than its device delivers, overflows a ring and costs go-back-N retries.
      */
-    private static final int RX_BATCH = 64;
+    private static final int BATCH = 256;
 
     final EmulatedPair nics;
     final RoceNode a;
@@ -59,7 +61,7 @@ final class RocePair implements AutoCloseable
     {
         final int nicMtu = nicMtuFor(pathMtu);
         nics = new EmulatedPair(faults, nicMtu, nicMtu > 1500 ? 10240 : 0, BUFFER_COUNT,
-            linkBuffering(inFlightBytes, pathMtu), false);
+            linkBuffering(inFlightBytes, pathMtu), BATCH, false);
         RoceNode first = null;
         try
         {
@@ -110,7 +112,7 @@ final class RocePair implements AutoCloseable
             .nic(0 == index ? nics.a : nics.b)
             .deviceName(name)
             .net(new NetStackContext().ipv4Address(ip).ipv4PrefixLength(24).pcapWriter(pcap)
-                .rxBatchSize(RX_BATCH).txBatchSize(RX_BATCH))
+                .rxBatchSize(BATCH).txBatchSize(BATCH))
             .rxe(new RxeContext().keySeed(ip))
             .countersFile(false)
             .maxQps(256)
