@@ -25,6 +25,10 @@ import java.util.List;
  *   exchangeReport       8 (size) 8 (iters) 8 8 8 (doubles), big-endian xchg_bw_reports
  *   close                sync, then "done\0" (5 bytes), then close     ctx_close_connection
  * </pre>
+ * Peers older than 5.70 are refused after the version exchange, as perftest 6.06 refuses them, so the older wire
+ * variants perftest still carries (no system data below 5.32, a 4-byte MTU below 5.31, 4-byte iterations below
+ * 5.33) never apply and are not implemented.
+ * <p>
  * The order the tools use the steps in is in {@link PerftestBwSession}. This class enforces the setup order
  * (versions, system data, MTU, destinations) and then allows syncs and reports in any order until {@link #close()}.
  * Not implemented: rdma_cm ({@code -R}), the data-validation key formats, and the parameter negotiation of
@@ -37,11 +41,8 @@ public final class PerftestExchange
         NEW, VERSIONS, SYS_DATA, MTU, DESTS, CLOSED
     }
 
-    private static final double VERSION_SYS_DATA = 5.32;
-    private static final double VERSION_MTU = 5.1;
-    private static final double VERSION_MTU_TWO_BYTES = 5.31;
-    private static final double VERSION_ITERS_64 = 5.33;
     private static final double VERSION_NEGOTIATION = 6.28;
+    private static final int MTU_FIELD_LENGTH = 2;
 
     private final OobChannel channel;
     private final Side side;
@@ -143,7 +144,8 @@ public final class PerftestExchange
     }
 
     /**
-     * {@code check_sys_data}: swap cycle buffer and cache line size and take the maximum of each.
+     * {@code check_sys_data}: swap cycle buffer and cache line size and take the maximum of each (nothing is sent
+     * when versions are not exchanged).
      *
      * @param local this side's values.
      * @return the values both sides use from now on.
@@ -153,7 +155,7 @@ public final class PerftestExchange
     {
         expectState(State.VERSIONS, "exchangeSysData");
         PerftestSysData result = local;
-        if (exchangeVersions && remoteVersion.atLeast(VERSION_SYS_DATA))
+        if (exchangeVersions)
         {
             final int cycleBuffer = ByteBuffer.wrap(xchg(int32(local.cycleBuffer()), Integer.BYTES,
                 "perftest cycle buffer size", channel.context().ioTimeoutNs())).getInt();
@@ -183,14 +185,12 @@ public final class PerftestExchange
     {
         expectState(State.SYS_DATA, "exchangeMtu");
         Mtu result = local;
-        if (exchangeVersions && remoteVersion.atLeastAsFloat(VERSION_MTU))
+        if (exchangeVersions)
         {
-            // check_mtu: char cur[sizeof(int)]; sprintf(cur, "%d", mtu); sends 2 bytes ("fix a buffer overflow
-            // issue in ppc") to peers >= 5.31, else all 4.
-            final int size = remoteVersion.atLeastAsFloat(VERSION_MTU_TWO_BYTES) ? 2 : Integer.BYTES;
-            final byte[] mine = new byte[size];
+            // check_mtu: char cur[sizeof(int)]; sprintf(cur, "%d", mtu); sends sizeof(char[2]) to peers >= 5.31
+            final byte[] mine = new byte[MTU_FIELD_LENGTH];
             mine[0] = (byte)('0' + local.code());
-            final byte[] theirs = xchg(mine, size, "perftest MTU", channel.context().ioTimeoutNs());
+            final byte[] theirs = xchg(mine, MTU_FIELD_LENGTH, "perftest MTU", channel.context().ioTimeoutNs());
             final Mtu remote = 0 == theirs[1] ? Mtu.ofCode(theirs[0] - '0') : null;
             if (null == remote)
             {
@@ -285,16 +285,7 @@ public final class PerftestExchange
     {
         expectState(State.DESTS, "exchangeReport");
         final long size = xchgLong(local.size(), "BW report size");
-        final long iters;
-        if (remoteVersion.atLeastAsFloat(VERSION_ITERS_64))
-        {
-            iters = xchgLong(local.iters(), "BW report iterations");
-        }
-        else
-        {
-            iters = ByteBuffer.wrap(xchg(int32((int)local.iters()), Integer.BYTES, "BW report iterations",
-                channel.context().ioTimeoutNs())).getInt();
-        }
+        final long iters = xchgLong(local.iters(), "BW report iterations");
         final double bwPeak = xchgDouble(local.bwPeak(), "BW report peak");
         final double bwAvg = xchgDouble(local.bwAvg(), "BW report average");
         final double msgRate = xchgDouble(local.msgRateAvg(), "BW report message rate");

@@ -6,15 +6,10 @@ import java.util.regex.Pattern;
 
 /**
  * perftest's protocol version string ({@code VERSION} in {@code perftest_parameters.h}, exchanged as
- * {@code char version[16]} by {@code exchange_versions}) and the feature gates perftest derives from the peer's
- * version with {@code atof}. Some gates compare as {@code float} and some as {@code double}, exactly as perftest does:
- * <pre>
- *   remote &lt; 5.70  (double)  check_version_compatibility: peer exits "not compatible with versions older than 5.70"
- *   remote &gt;= 5.32 (double)  check_sys_data exchanges cycle buffer and cache line size
- *   remote &gt;= 5.1  (float)   check_mtu exchanges the MTU; as 2 bytes if remote &gt;= 5.31 (float), else 4
- *   remote &gt;= 5.33 (float)   xchg_bw_reports sends iters as 8 bytes, else 4
- *   remote &gt;= 6.28 (double)  newer perftest runs negotiate_params (not implemented here; claiming 6.06 skips it)
- * </pre>
+ * {@code char version[16]} by {@code exchange_versions}). perftest compares it with {@code atof}: 6.06 refuses peers
+ * below 5.70 ({@code check_version_compatibility}); older gates (system data from 5.32, a 2-byte MTU from 5.31,
+ * 8-byte iterations from 5.33) are therefore always met; perftest 6.28 and later negotiate parameters only with peers
+ * of 6.28 or later, so announcing 6.06 keeps a newer peer on the 6.06 conversation.
  *
  * @param text the version text, e.g. "6.06".
  */
@@ -58,15 +53,6 @@ public record PerftestVersion(String text)
     public boolean atLeast(final double threshold)
     {
         return value() >= threshold;
-    }
-
-    /**
-     * @param threshold the version a feature appeared in.
-     * @return {@code (float)atof(text) >= threshold}, the comparison perftest makes through a {@code float}.
-     */
-    public boolean atLeastAsFloat(final double threshold)
-    {
-        return (double)(float)value() >= threshold;
     }
 
     /** @return the 16-byte field: the text, then NULs ({@code strncpy}). */
