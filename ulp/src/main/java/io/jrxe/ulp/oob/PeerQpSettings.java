@@ -135,8 +135,9 @@ public record PeerQpSettings(
     {
         if (Gid.TYPE_ZERO == Gid.type(dgid))
         {
+            final String option = "ibv_rc_pingpong".equals(tool) ? " with -g <gid index>" : " with -x <gid index>";
             throw new IllegalArgumentException("the " + tool + " peer sent an all-zero GID; RoCE needs a GID: run " +
-                ("ibv_rc_pingpong".equals(tool) ? "ibv_rc_pingpong with -g <gid index>" : tool + " with -x <gid index>"));
+                tool + option);
         }
         attr.qpState(QpState.RTR).pathMtu(pathMtu).destQpNum(destQpn).rqPsn(rqPsn & PSN_MASK)
             .maxDestRdAtomic(maxDestRdAtomic).minRnrTimer(minRnrTimer);

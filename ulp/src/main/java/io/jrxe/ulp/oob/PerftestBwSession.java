@@ -158,11 +158,7 @@ public final class PerftestBwSession
         {
             exchange.sync();
             checkSame(remotes, exchange.exchangeDests(locals));
-            call("prepare the traffic", () ->
-            {
-                peer.prepareTraffic();
-                return null;
-            });
+            prepare(peer);
             exchange.sync();
             localReport = call("run the traffic", peer::runTraffic);
             peerSentDone = exchange.close(trafficTimeoutNs);
@@ -173,11 +169,7 @@ public final class PerftestBwSession
             exchange.sync();
             if (client)
             {
-                call("prepare the traffic", () ->
-                {
-                    peer.prepareTraffic();
-                    return null;
-                });
+                prepare(peer);
                 localReport = call("run the traffic", peer::runTraffic);
                 exchange.sync();
                 remoteReport = exchange.exchangeReport(localReport);
@@ -190,6 +182,15 @@ public final class PerftestBwSession
             peerSentDone = exchange.close();
         }
         return new Result(remoteVersion, mtu, sysData, remotes, localReport, remoteReport, peerSentDone);
+    }
+
+    private static void prepare(final Peer peer) throws OobException
+    {
+        call("prepare the traffic", () ->
+        {
+            peer.prepareTraffic();
+            return null;
+        });
     }
 
     @FunctionalInterface

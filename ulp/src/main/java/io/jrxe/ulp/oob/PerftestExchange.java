@@ -17,7 +17,7 @@ import java.util.List;
  * and then writes.
  * <pre>
  *   step                 bytes each way                               perftest function
- *   exchangeVersions     16: version text + NULs                       exchange_versions (+ check_version_compatibility)
+ *   exchangeVersions     16: version text + NULs                       exchange_versions, check_version_compatibility
  *   exchangeSysData      4 + 4: cycle buffer, cache line, big-endian    check_sys_data (only if remote &gt;= 5.32)
  *   exchangeMtu          2: ibv_mtu enum as "%d" + NUL                   check_mtu (4 bytes if remote &lt; 5.31)
  *   exchangeDest         59 or 108 per QP                               ctx_hand_shake (ethernet_write/read_keys)

@@ -52,7 +52,8 @@ public final class PerftestReportFormatter
     /** {@code RESULT_LINE_PER_PORT}: 163 dashes, for {@code --report-per-port}. */
     public static final String RESULT_LINE_PER_PORT = "-".repeat(163) + "\n";
 
-    private static final String HEADER_PREFIX = " #bytes     #iterations    BW peak[%1$s]    BW average[%1$s]   MsgRate[Mpps]";
+    private static final String HEADER_PREFIX =
+        " #bytes     #iterations    BW peak[%1$s]    BW average[%1$s]   MsgRate[Mpps]";
     private static final String HEADER_PER_PORT_SUFFIX =
         "   BW Port1[%1$s]   MsgRate Port1[Mpps]   BW Port2[%1$s]   MsgRate Port2[Mpps]";
     private static final String CPU_UTIL_HEADER = "    CPU_Util[%]\n";

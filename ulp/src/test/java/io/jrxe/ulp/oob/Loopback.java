@@ -188,6 +188,30 @@ final class Loopback implements AutoCloseable
             assertEquals(expected, new String(got, StandardCharsets.ISO_8859_1), "bytes from the Java side");
         }
 
+        /**
+         * As a perftest 6.06 client: versions, then cycle buffer 4096 and cache line 64 both ways (the Java side is
+         * expected to use {@link PerftestSysData#DEFAULT} too).
+         */
+        void perftestClientSetup() throws IOException
+        {
+            sendThenExpect(ascii(PERFTEST_606), ascii(PERFTEST_606));
+            sendThenExpect(PerftestBwSessionTest.bytes(0, 0, 0x10, 0), PerftestBwSessionTest.bytes(0, 0, 0x10, 0));
+            sendThenExpect(PerftestBwSessionTest.bytes(0, 0, 0, 0x40), PerftestBwSessionTest.bytes(0, 0, 0, 0x40));
+        }
+
+        /** One ctx_xchg_data as the C client: write first, then read and check. */
+        void sendThenExpect(final byte[] mine, final byte[] theirs) throws IOException
+        {
+            send(mine);
+            expect(theirs);
+        }
+
+        /** One ctx_xchg_data as the C client, text form. */
+        void sendThenExpect(final String mine, final String theirs) throws IOException
+        {
+            sendThenExpect(ascii(mine), ascii(theirs));
+        }
+
         /** Asserts the Java side closed the connection with nothing more to read. */
         void expectEof() throws IOException
         {
@@ -199,6 +223,9 @@ final class Loopback implements AutoCloseable
             socket.close();
         }
     }
+
+    /** perftest 6.06's version field. */
+    static final String PERFTEST_606 = "6.06\0\0\0\0\0\0\0\0\0\0\0\0";
 
     static byte[] ascii(final String text)
     {

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PerftestBwSessionTest
 {
     private static final long TRAFFIC_NS = TimeUnit.SECONDS.toNanos(10);
-    private static final String VERSION_606 = "6.06\0\0\0\0\0\0\0\0\0\0\0\0";
+    private static final String VERSION_606 = Loopback.PERFTEST_606;
     private static final BwReport CLIENT_REPORT = BwReport.of(65536, 5000, 1.5, 2.0, 0.25);
 
     @ParameterizedTest
@@ -41,12 +41,10 @@ class PerftestBwSessionTest
             final BwReport serverReport = BwReport.of(65536, 5000, 3.0, 2.5, 0.125);
             final RecordingPeer serverPeer = new RecordingPeer(List.of(SERVER), serverReport);
             final RecordingPeer clientPeer = new RecordingPeer(List.of(CLIENT), CLIENT_REPORT);
-            final Future<PerftestBwSession.Result> server = loop.serverChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.SERVER), test, Mtu.MTU_1024,
-                    new PerftestSysData(8192, 64), serverPeer, TRAFFIC_NS));
-            final Future<PerftestBwSession.Result> client = loop.clientChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.CLIENT), test, Mtu.MTU_4096,
-                    new PerftestSysData(4096, 128), clientPeer, TRAFFIC_NS));
+            final Future<PerftestBwSession.Result> server = session(loop, Side.SERVER, test, Mtu.MTU_1024,
+                new PerftestSysData(8192, 64), serverPeer);
+            final Future<PerftestBwSession.Result> client = session(loop, Side.CLIENT, test, Mtu.MTU_4096,
+                new PerftestSysData(4096, 128), clientPeer);
             final PerftestBwSession.Result s = join(server);
             final PerftestBwSession.Result c = join(client);
 
@@ -121,9 +119,9 @@ class PerftestBwSessionTest
                 return null;
             });
             final RecordingPeer peer = new RecordingPeer(List.of(CLIENT), CLIENT_REPORT);
-            final Future<PerftestBwSession.Result> client = loop.clientChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.CLIENT), PerftestTest.WRITE_BW, Mtu.MTU_4096,
-                    PerftestSysData.DEFAULT, peer, TRAFFIC_NS));
+            final Future<PerftestBwSession.Result> client =
+                session(loop, Side.CLIENT, PerftestTest.WRITE_BW, Mtu.MTU_4096,
+                    PerftestSysData.DEFAULT, peer);
             join(perftestServer);
             final PerftestBwSession.Result result = join(client);
             assertEquals(Mtu.MTU_1024, result.mtu());
@@ -143,14 +141,8 @@ class PerftestBwSessionTest
             // the C client: writes first, then reads (ctx_xchg_data with servername)
             final Future<Void> perftestClient = loop.rawClient(p ->
             {
-                p.send(VERSION_606);
-                p.expect(VERSION_606);
-                p.send(bytes(0, 0, 0x10, 0));
-                p.expect(bytes(0, 0, 0x10, 0));
-                p.send(bytes(0, 0, 0, 0x40));
-                p.expect(bytes(0, 0, 0, 0x40));
-                p.send("3\0");
-                p.expect("5\0");
+                p.perftestClientSetup();
+                p.sendThenExpect("3\0", "5\0");
                 for (int handShake = 0; handShake < 3; handShake++)
                 {
                     p.send(CLIENT_GID_MSG);              // keys, sync after RTR/RTS, keys again
@@ -166,9 +158,9 @@ class PerftestBwSessionTest
                 p.expectEof();
                 return null;
             });
-            final Future<PerftestBwSession.Result> server = loop.serverChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.SERVER), PerftestTest.SEND_BW, Mtu.MTU_4096,
-                    PerftestSysData.DEFAULT, peer, TRAFFIC_NS));
+            final Future<PerftestBwSession.Result> server =
+                session(loop, Side.SERVER, PerftestTest.SEND_BW, Mtu.MTU_4096,
+                    PerftestSysData.DEFAULT, peer);
             join(perftestClient);
             final PerftestBwSession.Result result = join(server);
             assertEquals(Mtu.MTU_1024, result.mtu());
@@ -185,14 +177,8 @@ class PerftestBwSessionTest
             final RecordingPeer peer = new RecordingPeer(List.of(SERVER), null);
             final Future<Void> perftestClient = loop.rawClient(p ->
             {
-                p.send(VERSION_606);
-                p.expect(VERSION_606);
-                p.send(bytes(0, 0, 0x10, 0));
-                p.expect(bytes(0, 0, 0x10, 0));
-                p.send(bytes(0, 0, 0, 0x40));
-                p.expect(bytes(0, 0, 0, 0x40));
-                p.send("5\0");
-                p.expect("5\0");
+                p.perftestClientSetup();
+                p.sendThenExpect("5\0", "5\0");
                 for (int handShake = 0; handShake < 4; handShake++)
                 {
                     p.send(CLIENT_GID_MSG);              // keys, keys again, sync, end of traffic
@@ -210,9 +196,9 @@ class PerftestBwSessionTest
                 p.close();                               // a perftest newer than 6.06 sends no "done"
                 return null;
             });
-            final Future<PerftestBwSession.Result> server = loop.serverChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.SERVER), PerftestTest.READ_BW, Mtu.MTU_4096,
-                    PerftestSysData.DEFAULT, peer, TRAFFIC_NS));
+            final Future<PerftestBwSession.Result> server =
+                session(loop, Side.SERVER, PerftestTest.READ_BW, Mtu.MTU_4096,
+                    PerftestSysData.DEFAULT, peer);
             join(perftestClient);
             final PerftestBwSession.Result result = join(server);
             assertEquals(CLIENT_REPORT, result.remoteReport());
@@ -233,9 +219,9 @@ class PerftestBwSessionTest
                 p.expectEof();
                 return null;
             });
-            final Future<PerftestBwSession.Result> server = loop.serverChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.SERVER), PerftestTest.WRITE_BW, Mtu.MTU_1024,
-                    PerftestSysData.DEFAULT, new RecordingPeer(List.of(SERVER), null), TRAFFIC_NS));
+            final Future<PerftestBwSession.Result> server =
+                session(loop, Side.SERVER, PerftestTest.WRITE_BW, Mtu.MTU_1024,
+                    PerftestSysData.DEFAULT, new RecordingPeer(List.of(SERVER), null));
             final OobException ex = assertThrows(OobException.class, () -> join(server));
             assertTrue(ex.getMessage().contains("version 5.60"), ex.getMessage());
             assertTrue(ex.getMessage().contains("older than 5.70"), ex.getMessage());
@@ -250,12 +236,12 @@ class PerftestBwSessionTest
             Gid.linkLocalFromMac(0x5254_0012_3456L));
         try (Loopback loop = new Loopback())
         {
-            final Future<PerftestBwSession.Result> server = loop.serverChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.SERVER), PerftestTest.WRITE_BW, Mtu.MTU_1024,
-                    PerftestSysData.DEFAULT, new RecordingPeer(List.of(SERVER), null), TRAFFIC_NS));
-            final Future<PerftestBwSession.Result> client = loop.clientChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.CLIENT), PerftestTest.WRITE_BW, Mtu.MTU_1024,
-                    PerftestSysData.DEFAULT, new RecordingPeer(List.of(ipv6Client), CLIENT_REPORT), TRAFFIC_NS));
+            final Future<PerftestBwSession.Result> server =
+                session(loop, Side.SERVER, PerftestTest.WRITE_BW, Mtu.MTU_1024,
+                    PerftestSysData.DEFAULT, new RecordingPeer(List.of(SERVER), null));
+            final Future<PerftestBwSession.Result> client =
+                session(loop, Side.CLIENT, PerftestTest.WRITE_BW, Mtu.MTU_1024,
+                    PerftestSysData.DEFAULT, new RecordingPeer(List.of(ipv6Client), CLIENT_REPORT));
             final OobException s = assertThrows(OobException.class, () -> join(server));
             final OobException c = assertThrows(OobException.class, () -> join(client));
             assertTrue(s.getMessage().contains("GID types differ"), s.getMessage());
@@ -277,22 +263,16 @@ class PerftestBwSessionTest
             };
             final Future<Void> perftestClient = loop.rawClient(p ->
             {
-                p.send(VERSION_606);
-                p.expect(VERSION_606);
-                p.send(bytes(0, 0, 0x10, 0));
-                p.expect(bytes(0, 0, 0x10, 0));
-                p.send(bytes(0, 0, 0, 0x40));
-                p.expect(bytes(0, 0, 0, 0x40));
-                p.send("3\0");
-                p.expect("3\0");
+                p.perftestClientSetup();
+                p.sendThenExpect("3\0", "3\0");
                 p.send(CLIENT_GID_MSG);
                 p.expect(SERVER_GID_MSG);
                 p.expectEof();
                 return null;
             });
-            final Future<PerftestBwSession.Result> server = loop.serverChannel(Loopback.ctx(5000), ch ->
-                PerftestBwSession.run(new PerftestExchange(ch, Side.SERVER), PerftestTest.WRITE_BW, Mtu.MTU_1024,
-                    PerftestSysData.DEFAULT, broken, TRAFFIC_NS));
+            final Future<PerftestBwSession.Result> server =
+                session(loop, Side.SERVER, PerftestTest.WRITE_BW, Mtu.MTU_1024,
+                    PerftestSysData.DEFAULT, broken);
             final OobException ex = assertThrows(OobException.class, () -> join(server));
             assertTrue(ex.getMessage().contains("could not connect the QPs"), ex.getMessage());
             assertTrue(ex.getMessage().contains("EINVAL"), ex.getMessage());
@@ -308,5 +288,19 @@ class PerftestBwSessionTest
             b[i] = (byte)values[i];
         }
         return b;
+    }
+
+    private static Future<PerftestBwSession.Result> session(
+        final Loopback loop,
+        final Side side,
+        final PerftestTest test,
+        final Mtu mtu,
+        final PerftestSysData sysData,
+        final PerftestBwSession.Peer peer)
+    {
+        final Loopback.End<PerftestBwSession.Result> end = ch ->
+            PerftestBwSession.run(new PerftestExchange(ch, side), test, mtu, sysData, peer, TRAFFIC_NS);
+        return Side.SERVER == side ? loop.serverChannel(Loopback.ctx(5000), end) :
+            loop.clientChannel(Loopback.ctx(5000), end);
     }
 }

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Single steps of {@link PerftestExchange}, including the failure paths. */
 class PerftestExchangeTest
 {
-    private static final String VERSION_606 = "6.06\0\0\0\0\0\0\0\0\0\0\0\0";
+    private static final String VERSION_606 = Loopback.PERFTEST_606;
 
     @Test
     void stepsOutOfOrderAreRejected() throws Exception
@@ -82,9 +82,7 @@ class PerftestExchangeTest
             final Future<Void> client = loop.clientChannel(Loopback.ctx(200), ch ->
             {
                 final PerftestExchange exchange = new PerftestExchange(ch, Side.CLIENT);
-                exchange.exchangeVersions();
-                exchange.exchangeSysData(PerftestSysData.DEFAULT);
-                exchange.exchangeMtu(Mtu.MTU_1024);
+                setUp(exchange);
                 assertEquals(SERVER, exchange.exchangeDest(CLIENT));
                 final OobException ex = assertThrows(OobException.class,
                     () -> exchange.sync(TimeUnit.MILLISECONDS.toNanos(300)));
@@ -105,14 +103,8 @@ class PerftestExchangeTest
         {
             final Future<Void> peer = loop.rawClient(p ->
             {
-                p.send(VERSION_606);
-                p.expect(VERSION_606);
-                p.send(bytes(0, 0, 0x10, 0));
-                p.read(4);
-                p.send(bytes(0, 0, 0, 0x40));
-                p.read(4);
-                p.send("3\0");
-                p.read(2);
+                p.perftestClientSetup();
+                p.sendThenExpect("3\0", "3\0");
                 p.send(CLIENT_GID_MSG.replace("123456", "12345g"));
                 p.expectEof();                           // ethernet_read_keys failed: no answer
                 return null;
@@ -120,9 +112,7 @@ class PerftestExchangeTest
             final Future<Void> server = loop.serverChannel(Loopback.ctx(2000), ch ->
             {
                 final PerftestExchange exchange = new PerftestExchange(ch, Side.SERVER);
-                exchange.exchangeVersions();
-                exchange.exchangeSysData(PerftestSysData.DEFAULT);
-                exchange.exchangeMtu(Mtu.MTU_1024);
+                setUp(exchange);
                 final OobException ex = assertThrows(OobException.class, () -> exchange.exchangeDest(SERVER));
                 assertTrue(ex.getMessage().contains("malformed perftest key message: psn"), ex.getMessage());
                 exchange.abort();
@@ -140,14 +130,8 @@ class PerftestExchangeTest
         {
             final Future<Void> peer = loop.rawClient(p ->
             {
-                p.send(VERSION_606);
-                p.read(16);
-                p.send(bytes(0, 0, 0x10, 0));
-                p.read(4);
-                p.send(bytes(0, 0, 0, 0x40));
-                p.read(4);
-                p.send("3\0");
-                p.read(2);
+                p.perftestClientSetup();
+                p.sendThenExpect("3\0", "3\0");
                 p.send(CLIENT_GID_MSG);
                 p.expectEof();
                 return null;
@@ -156,9 +140,7 @@ class PerftestExchangeTest
             {
                 final PerftestExchange exchange = new PerftestExchange(ch, Side.SERVER, false,
                     PerftestVersion.V6_06, true, false);
-                exchange.exchangeVersions();
-                exchange.exchangeSysData(PerftestSysData.DEFAULT);
-                exchange.exchangeMtu(Mtu.MTU_1024);
+                setUp(exchange);
                 final OobException ex = assertThrows(OobException.class, () -> exchange.exchangeDest(SERVER));
                 assertTrue(ex.getMessage().contains("enable the GID on this side"), ex.getMessage());
                 exchange.abort();
@@ -176,12 +158,7 @@ class PerftestExchangeTest
         {
             final Future<Void> peer = loop.rawClient(p ->
             {
-                p.send(VERSION_606);
-                p.read(16);
-                p.send(bytes(0, 0, 0x10, 0));
-                p.read(4);
-                p.send(bytes(0, 0, 0, 0x40));
-                p.read(4);
+                p.perftestClientSetup();
                 p.send("9\0");
                 p.expect("3\0");                        // check_mtu answers before it parses, as here
                 p.expectEof();
@@ -259,9 +236,7 @@ class PerftestExchangeTest
             {
                 final PerftestExchange exchange = new PerftestExchange(ch, Side.SERVER, true,
                     PerftestVersion.V6_06, false, false);
-                exchange.exchangeVersions();
-                exchange.exchangeSysData(PerftestSysData.DEFAULT);
-                exchange.exchangeMtu(Mtu.MTU_1024);
+                setUp(exchange);
                 exchange.exchangeDest(SERVER);
                 final OobException ex = assertThrows(OobException.class, exchange::close);
                 assertTrue(ex.getMessage().contains("expected \"done\\0\": got 'oops\\x0a'"), ex.getMessage());
@@ -270,5 +245,12 @@ class PerftestExchangeTest
             join(server);
             join(peer);
         }
+    }
+
+    private static void setUp(final PerftestExchange exchange) throws OobException
+    {
+        exchange.exchangeVersions();
+        exchange.exchangeSysData(PerftestSysData.DEFAULT);
+        exchange.exchangeMtu(Mtu.MTU_1024);
     }
 }
