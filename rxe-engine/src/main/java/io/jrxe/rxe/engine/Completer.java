@@ -89,7 +89,7 @@ final class Completer
         }
         else
         {
-            counters.increment(RxeCounter.BAD_OPCODE);
+            counters.increment(c, RxeCounter.BAD_OPCODE);
         }
     }
 
@@ -170,7 +170,7 @@ final class Completer
         // every READ response packet but the last carries exactly one path MTU; the last ends the message
         if (offset != wqe.bytesDone() || (end ? offset + len != length : (len != c.mtu || offset + len >= length)))
         {
-            counters.increment(RxeCounter.TRUNCATED);
+            counters.increment(c, RxeCounter.TRUNCATED);
             fastRetry(c);
             return;
         }
@@ -223,7 +223,7 @@ final class Completer
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         if (Aeth.isRnrNak(syndrome))
         {
-            counters.increment(RxeCounter.RCVD_RNR_ERR);
+            counters.increment(c, RxeCounter.RCVD_RNR_ERR);
             if (c.waitRnr)
             {
                 return; // already backing off for this PSN
@@ -235,7 +235,7 @@ final class Completer
             }
             if (0 == c.rnrRetry)
             {
-                counters.increment(RxeCounter.RETRY_RNR_EXCEEDED_ERR);
+                counters.increment(c, RxeCounter.RETRY_RNR_EXCEEDED_ERR);
                 fail(c, wqe, WcStatus.RNR_RETRY_EXC_ERR);
                 return;
             }
@@ -251,7 +251,7 @@ final class Completer
         }
         if (Aeth.NAK_PSN_SEQ_ERROR == syndrome)
         {
-            counters.increment(RxeCounter.RCVD_SEQ_ERR);
+            counters.increment(c, RxeCounter.RCVD_SEQ_ERR);
             // the NAK PSN is the responder's ePSN: everything before it arrived (implicit ACK)
             final SendWqe wqe = nakBefore(c, ring, psn);
             if (null != wqe)
@@ -336,7 +336,7 @@ final class Completer
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         if (0 == c.retryCnt)
         {
-            counters.increment(RxeCounter.RETRY_EXCEEDED_ERR);
+            counters.increment(c, RxeCounter.RETRY_EXCEEDED_ERR);
             final SendWqe wqe = c.compIndex < ring.producerPosition() ? ring.slot(c.compIndex) : null;
             if (null != wqe)
             {
@@ -349,7 +349,7 @@ final class Completer
             return;
         }
         c.retryCnt--;
-        counters.increment(RxeCounter.COMPLETER_RETRY_ERR);
+        counters.increment(c, RxeCounter.COMPLETER_RETRY_ERR);
         c.needRetry = true;
         engine.rearmRetransmit(c);
         engine.schedule(c);

@@ -29,6 +29,8 @@ final class Receiver
     private final Bth bth = new Bth();
     private final Deth deth = new Deth();
     private final RxePacket pkt = new RxePacket();
+    /** The QP the packet being processed belongs to, once its destination QP is found; null before. */
+    private QpContext rcvdQp;
 
     Receiver(
         final RxeEngine engine,
@@ -54,8 +56,7 @@ final class Receiver
         final int payloadLength,
         final int ipVersion)
     {
-        counters.increment(RxeCounter.RCVD_PKTS);
-        counters.add(RxeCounter.RCVD_BYTES, payloadLength);
+        rcvdQp = null;
         try
         {
             process(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
@@ -68,6 +69,9 @@ final class Receiver
         }
         finally
         {
+            // Counted once the QP is known (or not found): on its QP, or on the device for QP1 and early drops.
+            counters.receivedPacket(rcvdQp, payloadLength);
+            rcvdQp = null;
             pkt.buffer = null;
         }
     }
@@ -163,21 +167,22 @@ final class Receiver
             counters.increment(RxeCounter.BAD_QPN);
             return;
         }
+        rcvdQp = qp; // from here on every count is the QP's (its set forwards to the device's)
         if (Opcode.qpType(opcode) != qp.opcodeQpType)
         {
-            counters.increment(RxeCounter.BAD_OPCODE);
+            counters.increment(qp, RxeCounter.BAD_OPCODE);
             return;
         }
         if (p.payloadLength > qp.mtu) // packets longer than the path MTU are malformed (rxe check_length)
         {
-            counters.increment(RxeCounter.TRUNCATED);
+            counters.increment(qp, RxeCounter.TRUNCATED);
             return;
         }
         if (Opcode.isRequest(opcode))
         {
             if (!qp.canReceiveRequests())
             {
-                counters.increment(RxeCounter.QP_NOT_READY);
+                counters.increment(qp, RxeCounter.QP_NOT_READY);
                 return;
             }
             if (qp.isDatagram())
@@ -185,7 +190,7 @@ final class Receiver
                 deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
                 if (deth.qkey() != qp.qkey) // IBA ch. 10: a UD Q_Key mismatch is silently dropped
                 {
-                    counters.increment(RxeCounter.BAD_QKEY);
+                    counters.increment(qp, RxeCounter.BAD_QKEY);
                     return;
                 }
                 datagrams.onDatagram(qp, p, deth.srcQp());
@@ -197,7 +202,7 @@ final class Receiver
         {
             if (!qp.canReceiveResponses() || !qp.isRc())
             {
-                counters.increment(RxeCounter.QP_NOT_READY);
+                counters.increment(qp, RxeCounter.QP_NOT_READY);
                 return;
             }
             completer.onResponse(qp, p);

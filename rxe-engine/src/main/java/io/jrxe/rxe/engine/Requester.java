@@ -153,7 +153,7 @@ final class Requester
             // success). We complete it with LOC_LEN_ERR instead: silently dropping data is worse for users.
             wqe.state(SendWqe.STATE_ERROR).status(WcStatus.LOC_LEN_ERR.code());
             c.reqIndex++;
-            counters.increment(RxeCounter.SEND_ERR);
+            counters.increment(c, RxeCounter.SEND_ERR);
             engine.completer().retire(c);
             return 0;
         }
@@ -213,7 +213,7 @@ final class Requester
             destQpn = c.destQpn;
             sport = c.udpSport;
         }
-        if (!tx.begin(dgidHi, dgidLo))
+        if (!tx.begin(c, dgidHi, dgidLo))
         {
             return -1;
         }
@@ -273,7 +273,7 @@ final class Requester
         c.reqIndex++;
         if (Opcode.KIND_SEND == kind || Opcode.KIND_SEND_WITH_IMM == kind || Opcode.KIND_SEND_WITH_INV == kind)
         {
-            counters.increment(RxeCounter.RDMA_SENDS);
+            counters.increment(c, RxeCounter.RDMA_SENDS);
         }
         if (c.isRc())
         {
@@ -417,7 +417,7 @@ final class Requester
     private void failWqe(final QpContext c, final SendWqe wqe, final WcStatus status)
     {
         wqe.state(SendWqe.STATE_ERROR).status(status.code());
-        counters.increment(RxeCounter.SEND_ERR);
+        counters.increment(c, RxeCounter.SEND_ERR);
         engine.completer().retire(c);
         engine.fail(c);
     }

@@ -79,7 +79,7 @@ final class Responder
         final int d = Psn.diff(p.psn, c.respPsn);
         if (d > 0)
         {
-            counters.increment(RxeCounter.OUT_OF_SEQ_REQUEST);
+            counters.increment(c, RxeCounter.OUT_OF_SEQ_REQUEST);
             // IBA "NAK once": one PSN sequence error NAK per gap, later OOS packets are silently dropped
             if (!c.sentPsnNak)
             {
@@ -97,7 +97,7 @@ final class Responder
         {
             // still answering an earlier READ: responses must stay in PSN order, so this request is dropped
             // (not NAKed) and the requester's retransmission brings it back
-            counters.increment(RxeCounter.ACK_DEFERRED);
+            counters.increment(c, RxeCounter.ACK_DEFERRED);
             return;
         }
         c.sentPsnNak = false;
@@ -119,7 +119,7 @@ final class Responder
             c.writeResid = 0;
             c.recvBytes = 0;
             c.ucDropMessage = !Opcode.isStartOfMessage(p.opcode);
-            counters.increment(RxeCounter.OUT_OF_SEQ_REQUEST);
+            counters.increment(c, RxeCounter.OUT_OF_SEQ_REQUEST);
         }
         c.respPsn = Psn.next(p.psn);
         if (c.ucDropMessage)
@@ -280,7 +280,7 @@ final class Responder
                 }
                 flags |= WcFlags.WITH_INVALIDATE;
             }
-            counters.increment(RxeCounter.RDMA_RECVS);
+            counters.increment(c, RxeCounter.RDMA_RECVS);
             if (p.solicited)
             {
                 recv.solicited(c);
@@ -434,7 +434,7 @@ final class Responder
 
     private void onDuplicate(final QpContext c, final RxePacket p)
     {
-        counters.increment(RxeCounter.DUPLICATE_REQUEST);
+        counters.increment(c, RxeCounter.DUPLICATE_REQUEST);
         final int mask = p.mask;
         if (0 != (mask & Opcode.READ_MASK))
         {
@@ -506,7 +506,7 @@ final class Responder
         {
             return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (rxe drops the message)
         }
-        counters.increment(RxeCounter.SEND_RNR_ERR);
+        counters.increment(c, RxeCounter.SEND_RNR_ERR);
         // the RNR NAK carries our min_rnr_timer; the PSN is the request that found no WQE. The
         // packets behind it are then silently dropped (no sequence NAK) until the requester retries this PSN.
         final int syndrome = Aeth.rnrNakSyndrome(c.minRnrTimer);

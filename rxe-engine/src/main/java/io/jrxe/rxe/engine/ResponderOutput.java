@@ -55,9 +55,9 @@ final class ResponderOutput
 
     private void sendAck(final QpContext c, final int opcode, final int syndrome, final int psn, final long original)
     {
-        if (!tx.begin(c.dgidHi, c.dgidLo))
+        if (!tx.begin(c, c.dgidHi, c.dgidLo))
         {
-            counters.increment(RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester recovers
+            counters.increment(c, RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester recovers
             return;
         }
         final UnsafeBuffer buf = tx.buffer();
@@ -98,9 +98,9 @@ final class ResponderOutput
             final boolean first = c.readPsn == c.readFirstPsn;
             final boolean last = payload == c.readResid;
             final int opcode = readResponseOpcode(first, last);
-            if (!tx.begin(c.dgidHi, c.dgidLo))
+            if (!tx.begin(c, c.dgidHi, c.dgidLo))
             {
-                counters.increment(RxeCounter.ACK_DEFERRED);
+                counters.increment(c, RxeCounter.ACK_DEFERRED);
                 break;
             }
             final UnsafeBuffer buf = tx.buffer();

@@ -135,13 +135,13 @@ class ReplayAndFuzzTest extends EngineTestBase
         assertTrue(pair.b.engine.counters().get(RxeCounter.ICRC_ERR) > 1000);
     }
 
-    private interface HeaderWriter
+    interface HeaderWriter
     {
         void write(UnsafeBuffer buffer, int at);
     }
 
     /** Builds Eth + IPv4 + UDP + BTH + extension header + payload + valid ICRC, from A to B. */
-    private static byte[] forge(
+    static byte[] forge(
         final int destQpn, final int opcode, final int psn, final HeaderWriter ext, final int extLength,
         final int payload)
     {
@@ -165,7 +165,7 @@ class ReplayAndFuzzTest extends EngineTestBase
         return frame;
     }
 
-    private static void fixIcrc(final byte[] frame)
+    static void fixIcrc(final byte[] frame)
     {
         new Icrc().generate(new UnsafeBuffer(frame), 14, frame.length - 14);
     }
