@@ -16,8 +16,6 @@ import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,14 +23,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import static io.jrxe.rxe.engine.EngineTestBase.ALL;
-import static io.jrxe.rxe.engine.EngineTestBase.MS;
 import static io.jrxe.rxe.engine.RcDataPathTest.sendWr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -43,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and drops, the device set is the sum of the QP slots plus what was dropped before a QP was known, destroying a
  * QP frees its slot, and {@code jrxe stat --qp} prints the QPs.
  */
-class QpCountersTest
+class QpCountersTest extends EngineTestBase
 {
     private static final int SMALL = 100;
     private static final int LARGE = 2000; // two packets at MTU 1024
@@ -52,30 +47,13 @@ class QpCountersTest
     /** SEND_FIRST (1024) + SEND_LAST (976), each with BTH and ICRC. */
     private static final int LARGE_MESSAGE_BYTES = 2 * (Bth.LENGTH + Icrc.LENGTH) + LARGE;
 
+    /** Static so that it exists when the constructor builds the pair; each test's engines replace the files. */
     @TempDir
-    Path dir;
+    static Path dir;
 
-    private EnginePair pair;
-    private final List<WorkCompletion> sendWcs = new ArrayList<>();
-    private final List<WorkCompletion> recvWcs = new ArrayList<>();
-
-    @BeforeEach
-    void createPair()
+    QpCountersTest()
     {
-        pair = new EnginePair(11, 4096, dir);
-    }
-
-    @AfterEach
-    void closePair()
-    {
-        try
-        {
-            assertEquals(List.of(), pair.internalErrors, "the engines caught internal errors");
-        }
-        finally
-        {
-            pair.close();
-        }
+        super(11, dir);
     }
 
     @Test
