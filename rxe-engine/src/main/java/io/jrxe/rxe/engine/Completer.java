@@ -4,6 +4,7 @@ import io.jrxe.rxe.proto.Aeth;
 import io.jrxe.rxe.proto.AtomicAckEth;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Psn;
+import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.MrAccess;
 import io.jrxe.rxe.verbs.MrStatus;
 import io.jrxe.rxe.verbs.QpState;
@@ -69,6 +70,7 @@ final class Completer
             onNak(c, psn, syndrome);
             return;
         }
+        counters.increment(c, Opcode.isReadResponse(opcode) ? RxeCounter.READ_RESP_RCVD : RxeCounter.ACKS_RCVD);
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         final SendWqe wqe = ackBefore(c, ring, psn);
         if (null == wqe)
@@ -123,6 +125,7 @@ final class Completer
             if (expectsData(wqe.opcode()))
             {
                 // implicit NAK: a later response overtook this READ/atomic's response, so that one was lost
+                counters.increment(c, RxeCounter.IMPLIED_NAK_SEQ_ERR);
                 fastRetry(c);
                 return null;
             }
@@ -260,6 +263,7 @@ final class Completer
             }
             return;
         }
+        counters.increment(c, RxeCounter.NAK_RCVD);
         final SendWqe wqe = nakBefore(c, ring, psn);
         if (null == wqe)
         {
@@ -303,6 +307,7 @@ final class Completer
         {
             return; // the RNR timer restarts the transfer (rxe defers a timeout that fires during RNR wait)
         }
+        counters.increment(c, RxeCounter.LOCAL_ACK_TIMEOUT_ERR);
         retry(c);
     }
 
@@ -447,7 +452,10 @@ final class Completer
             8 : (int)wqe.length();
         wc.reset().wrId(wqe.wrId()).status(status).opcode(WcOpcode.ofWrOpcode(op)).byteLen(byteLength)
             .qpNum(c.qpn);
-        c.qp.sendCq().post(wc, false);
+        if (-Errno.EBUSY == c.qp.sendCq().post(wc, false))
+        {
+            counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)
+        }
     }
 
     /** READ and atomics wait for data from the responder; everything else completes on an ACK. */

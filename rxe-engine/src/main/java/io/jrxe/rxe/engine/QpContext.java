@@ -63,6 +63,8 @@ final class QpContext
     boolean retriedSinceProgress;
     /** The last run stopped because the packet pool was empty. */
     boolean txStalled;
+    /** One past the highest PSN sent so far: a request before it is a retransmission. */
+    int sentPsnLimit;
 
     // completer (rxe_comp_info)
     long compIndex;

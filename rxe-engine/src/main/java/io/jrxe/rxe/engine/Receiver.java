@@ -31,6 +31,8 @@ final class Receiver
     private final RxePacket pkt = new RxePacket();
     /** The QP the packet being processed belongs to, once its destination QP is found; null before. */
     private QpContext rcvdQp;
+    /** The packet being processed arrived with ECN Congestion Experienced. */
+    private boolean rcvdCe;
 
     Receiver(
         final RxeEngine engine,
@@ -57,6 +59,7 @@ final class Receiver
         final int ipVersion)
     {
         rcvdQp = null;
+        rcvdCe = false;
         try
         {
             process(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
@@ -71,6 +74,10 @@ final class Receiver
         {
             // Counted once the QP is known (or not found): on its QP, or on the device for QP1 and early drops.
             counters.receivedPacket(rcvdQp, payloadLength);
+            if (rcvdCe)
+            {
+                counters.increment(rcvdQp, RxeCounter.ECN_MARKED_PKTS);
+            }
             rcvdQp = null;
             pkt.buffer = null;
         }
@@ -91,6 +98,7 @@ final class Receiver
             counters.increment(RxeCounter.TRUNCATED);
             return;
         }
+        rcvdCe = isCongestionExperienced(buffer, ipOffset, ipVersion);
         if (!icrc.check(buffer, ipOffset, payloadOffset + payloadLength - ipOffset))
         {
             counters.increment(RxeCounter.ICRC_ERR);
@@ -207,6 +215,19 @@ final class Receiver
             }
             completer.onResponse(qp, p);
         }
+    }
+
+    /**
+     * RFC 3168 §5: ECN is the low two bits of the IPv4 TOS byte / IPv6 Traffic Class, CE = 0b11.
+     * <pre>
+     *  IPv4 byte 1:      | DSCP (6) | ECN (2) |
+     *  IPv6 bytes 0..1:  | ver (4) | DSCP (6) | ECN (2) | flow label ... |
+     * </pre>
+     */
+    private static boolean isCongestionExperienced(final UnsafeBuffer buffer, final int ipOffset, final int ipVersion)
+    {
+        final int ecn = 4 == ipVersion ? buffer.getByte(ipOffset + 1) & 3 : (buffer.getByte(ipOffset + 1) >> 4) & 3;
+        return 3 == ecn;
     }
 
     private static void sourceGid(final UnsafeBuffer buffer, final int ipOffset, final int ipVersion, final RxePacket p)

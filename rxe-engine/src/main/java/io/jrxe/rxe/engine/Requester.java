@@ -244,7 +244,10 @@ final class Requester
             return 0;
         }
         final int transportLength = Opcode.headerLength(reqOpcode) + payload;
-        tx.finish(dgidHi, dgidLo, sport, transportLength, pad); // a refused packet counts as lost
+        if (tx.finish(dgidHi, dgidLo, sport, transportLength, pad)) // a refused packet counts as lost
+        {
+            countRequest(c, kind, psn);
+        }
 
         c.reqOpcode = reqOpcode;
         if (isSegmented(kind))
@@ -256,6 +259,10 @@ final class Requester
         {
             c.reqPsn = Psn.next(wqe.lastPsn());
         }
+        if (Psn.after(c.reqPsn, c.sentPsnLimit))
+        {
+            c.sentPsnLimit = c.reqPsn;
+        }
         if (last)
         {
             onMessageSent(c, wqe, kind);
@@ -265,6 +272,23 @@ final class Requester
             engine.armRetransmit(c);
         }
         return 1;
+    }
+
+    /** Counts a request packet by kind, and as a retransmission if go-back-N resent a PSN sent before. */
+    private void countRequest(final QpContext c, final int kind, final int psn)
+    {
+        if (Psn.before(psn, c.sentPsnLimit))
+        {
+            counters.increment(c, RxeCounter.RETRANSMITTED_PKTS);
+        }
+        if (Opcode.KIND_READ == kind)
+        {
+            counters.increment(c, RxeCounter.READ_REQ_SENT);
+        }
+        else if (Opcode.KIND_COMPARE_SWAP == kind || Opcode.KIND_FETCH_ADD == kind)
+        {
+            counters.increment(c, RxeCounter.ATOMIC_REQ_SENT);
+        }
     }
 
     private void onMessageSent(final QpContext c, final SendWqe wqe, final int kind)

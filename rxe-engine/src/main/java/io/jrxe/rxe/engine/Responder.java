@@ -152,6 +152,7 @@ final class Responder
         final int mask = p.mask;
         if (!Opcode.isValidNext(c.respOpcode, opcode)) // IBA ch. 9 opcode sequence check (rxe check_op_seq)
         {
+            counters.increment(c, RxeCounter.OPCODE_SEQ_ERR);
             return Aeth.NAK_INVALID_REQUEST;
         }
         // rxe check_op_valid: the QP must enable the remote operation (class C "unsupported opcode" error)
@@ -208,6 +209,10 @@ final class Responder
         }
         if (0 != status && Aeth.ACK_UNLIMITED != status)
         {
+            if (Aeth.NAK_REMOTE_ACCESS_ERROR == status)
+            {
+                counters.increment(c, RxeCounter.RKEY_VIOLATION);
+            }
             if (c.isRc())
             {
                 nakAndFail(c, p, status);
@@ -348,6 +353,7 @@ final class Responder
         {
             return Aeth.NAK_REMOTE_ACCESS_ERROR;
         }
+        counters.increment(c, RxeCounter.READ_REQ_RCVD);
         final int packets = (int)Math.max(1, (length + c.mtu - 1) / c.mtu);
         final ResponderResources res = c.resources;
         final int r = res.allocate(ResponderResources.READ, p.psn, Psn.add(p.psn, packets - 1));
@@ -391,6 +397,7 @@ final class Responder
         {
             original = target.getAndAddLong(0, atomicEth.swapAdd());
         }
+        counters.increment(c, RxeCounter.ATOMIC_REQ_RCVD);
         // remember the result so a duplicate is answered without executing again
         final int r = c.resources.allocate(ResponderResources.ATOMIC, p.psn, p.psn);
         c.resources.atomicResult[r] = original;
@@ -454,6 +461,7 @@ final class Responder
                 return;
             }
             // replay from the retried PSN with the re-issued RETH (rxe duplicate_request for READ)
+            counters.increment(c, RxeCounter.DUPLICATE_RESP_REPLAYED);
             out.startRead(c, r, p.psn, va, length);
             runReads(c, Integer.MAX_VALUE);
             return;
@@ -463,6 +471,7 @@ final class Responder
             final int r = c.resources.find(p.psn);
             if (r >= 0 && ResponderResources.ATOMIC == c.resources.type[r])
             {
+                counters.increment(c, RxeCounter.DUPLICATE_RESP_REPLAYED);
                 out.sendAtomicAck(c, p.psn, c.resources.atomicResult[r]); // never executed twice
             }
             return;
@@ -489,6 +498,7 @@ final class Responder
         if (sent < 0)
         {
             // the MR vanished while answering: remote access error at the PSN being answered
+            counters.increment(c, RxeCounter.RKEY_VIOLATION);
             out.sendAck(c, Aeth.NAK_REMOTE_ACCESS_ERROR, c.readPsn);
             engine.fail(c);
             return 0;

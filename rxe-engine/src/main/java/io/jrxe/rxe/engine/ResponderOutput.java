@@ -68,7 +68,27 @@ final class ResponderOutput
         {
             atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(opcode)).origRemoteData(original);
         }
-        tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0);
+        if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0))
+        {
+            countAck(c, syndrome);
+        }
+    }
+
+    /** RNR NAKs are counted where the responder decides on them (send_rnr_err), the rest here as they leave. */
+    private void countAck(final QpContext c, final int syndrome)
+    {
+        if (Aeth.isAck(syndrome))
+        {
+            counters.increment(c, RxeCounter.ACKS_SENT);
+        }
+        else if (Aeth.NAK_PSN_SEQ_ERROR == syndrome)
+        {
+            counters.increment(c, RxeCounter.SEQ_NAK_SENT);
+        }
+        else if (!Aeth.isRnrNak(syndrome))
+        {
+            counters.increment(c, RxeCounter.NAK_SENT);
+        }
     }
 
     /**
@@ -124,7 +144,10 @@ final class ResponderOutput
                     return -1;
                 }
             }
-            tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad);
+            if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad))
+            {
+                counters.increment(c, RxeCounter.READ_RESP_SENT);
+            }
             sent++;
             c.readPsn = Psn.next(c.readPsn);
             c.readVa += payload;

@@ -324,7 +324,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.mr = new MrAccess(device.mrTable());
         this.tx = new Transmitter(ctx.packetIo(), counters);
         final SgeCopier copier = new SgeCopier(mr);
-        this.recv = new RecvCompleter(copier);
+        this.recv = new RecvCompleter(copier, counters);
         this.requester = new Requester(this, tx, mr, counters);
         this.completer = new Completer(this, mr, counters);
         this.responder = new Responder(this, new ResponderOutput(tx, mr, counters), recv, mr, counters);
@@ -727,6 +727,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         {
             c.reqPsn = cmd.sqPsn;
             c.compPsn = cmd.sqPsn;
+            c.sentPsnLimit = cmd.sqPsn;
         }
         if (0 != (mask & QpAttrMask.RETRY_CNT) || QpState.RTS == cmd.to && QpState.RTS != previous)
         {

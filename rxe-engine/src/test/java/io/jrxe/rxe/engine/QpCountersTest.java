@@ -74,6 +74,7 @@ class QpCountersTest extends EngineTestBase
         final byte[] badIcrc = unknownQpn.clone();
         badIcrc[badIcrc.length - 1] ^= 1;
         final byte[] notReady = ReplayAndFuzzTest.forge(idle.qpn(), Opcode.RC_SEND_ONLY, 0, (b, at) -> { }, 0, 16);
+        notReady[14 + 1] |= 3; // IPv4 ECN = CE (the ICRC does not cover the TOS byte)
         pair.wire.b().deliver(unknownQpn);
         pair.wire.b().deliver(badIcrc);
         pair.wire.b().deliver(notReady);
@@ -113,6 +114,7 @@ class QpCountersTest extends EngineTestBase
         // a drop after the QP is known is the QP's
         assertEquals(1, value(b, bIdle, RxeCounter.QP_NOT_READY));
         assertEquals(1, value(b, bIdle, RxeCounter.RCVD_PKTS));
+        assertEquals(1, value(b, bIdle, RxeCounter.ECN_MARKED_PKTS));
         assertEquals(0, value(b, b1, RxeCounter.QP_NOT_READY));
 
         assertDeviceIsSumOfQpsPlus(a, new EnumMap<>(RxeCounter.class));

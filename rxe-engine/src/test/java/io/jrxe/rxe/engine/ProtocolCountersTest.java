@@ -1,0 +1,181 @@
+package io.jrxe.rxe.engine;
+
+import io.jrxe.rxe.proto.Opcode;
+import io.jrxe.rxe.stats.RxeCounter;
+import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.Mtu;
+import io.jrxe.rxe.verbs.QpInitAttr;
+import io.jrxe.rxe.verbs.QpState;
+import io.jrxe.rxe.verbs.QpType;
+import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.WcStatus;
+import io.jrxe.rxe.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+
+import static io.jrxe.rxe.engine.RcDataPathTest.sendWr;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * jrxe's protocol counters (beyond rxe's 17): ACKs and NAKs by kind, READ and atomic requests and responses,
+ * replays, retransmissions, timer expiries, access violations, opcode sequence errors and CQ overruns, each
+ * counted once where the engine decides on it.
+ */
+class ProtocolCountersTest extends EngineTestBase
+{
+    ProtocolCountersTest()
+    {
+        super(21);
+    }
+
+    private long a(final RxeCounter counter)
+    {
+        return pair.a.engine.counters().get(counter);
+    }
+
+    private long b(final RxeCounter counter)
+    {
+        return pair.b.engine.counters().get(counter);
+    }
+
+    @Test
+    void shouldCountAcksSentAndReceived()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 10, 20, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(100, ALL);
+        final EnginePair.Region dst = pair.b.register(300, ALL);
+        for (int i = 0; i < 3; i++)
+        {
+            pair.b.postRecv(qps[1], i, dst, i * 100, 100);
+            pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, i, src, 0, 100));
+        }
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 3, MS, 100_000);
+        pair.runIdle(MS, 5);
+        assertTrue(b(RxeCounter.ACKS_SENT) >= 1);
+        assertEquals(b(RxeCounter.SENT_PKTS), b(RxeCounter.ACKS_SENT), "B sent nothing but ACKs");
+        assertEquals(b(RxeCounter.ACKS_SENT), a(RxeCounter.ACKS_RCVD));
+        assertEquals(0, a(RxeCounter.RETRANSMITTED_PKTS));
+        assertEquals(0, b(RxeCounter.NAK_SENT) + b(RxeCounter.SEQ_NAK_SENT) + a(RxeCounter.NAK_RCVD));
+    }
+
+    @Test
+    void shouldCountReadRequestsResponsesReplaysAndRetransmissions()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 0xFF_FFFD, 60, new EnginePair.QpTuning());
+        final EnginePair.Region local = pair.a.register(10_000, ALL);
+        final EnginePair.Region remote = pair.b.register(10_000, ALL);
+        final long firstB = pair.wire.b().sent();
+        pair.wire.b().dropSent((index) -> index == firstB + 4 || index == firstB + 7); // 2 of 10 responses
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_READ, 1, local, 0, 10_000)
+            .remoteAddr(remote.address()).rkey(remote.mr.rkey()));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 100_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
+
+        assertEquals(1, b(RxeCounter.READ_REQ_RCVD), "a retried READ is a duplicate, not a new request");
+        assertTrue(b(RxeCounter.DUPLICATE_REQUEST) >= 1);
+        assertEquals(b(RxeCounter.DUPLICATE_REQUEST), b(RxeCounter.DUPLICATE_RESP_REPLAYED));
+        assertTrue(a(RxeCounter.RETRANSMITTED_PKTS) >= 1);
+        assertEquals(1 + a(RxeCounter.RETRANSMITTED_PKTS), a(RxeCounter.READ_REQ_SENT));
+        assertEquals(a(RxeCounter.SENT_PKTS), a(RxeCounter.READ_REQ_SENT), "A sent nothing but READ requests");
+        assertEquals(b(RxeCounter.SENT_PKTS), b(RxeCounter.READ_RESP_SENT), "B sent nothing but READ responses");
+        assertTrue(a(RxeCounter.READ_RESP_RCVD) >= 10, "every response PSN arrived at least once");
+        assertTrue(a(RxeCounter.READ_RESP_RCVD) <= b(RxeCounter.READ_RESP_SENT) - 2, "two were lost");
+    }
+
+    @Test
+    void shouldCountAtomicsAndTheirReplayAfterRetransmitTimeouts()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 50, 60, new EnginePair.QpTuning());
+        final EnginePair.Region local = pair.a.register(64, ALL);
+        final EnginePair.Region remote = pair.b.register(64, ALL);
+        remote.buffer.putLong(0, 1000, ByteOrder.nativeOrder());
+        final long firstB = pair.wire.b().sent();
+        pair.wire.b().dropSent((index) -> index < firstB + 2); // lose B's first two atomic ACKs
+        pair.a.postSend(qps[0], sendWr(WrOpcode.ATOMIC_FETCH_AND_ADD, 1, local, 0, 8)
+            .remoteAddr(remote.address()).rkey(remote.mr.rkey()).compareAdd(1));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 100_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
+
+        assertEquals(3, a(RxeCounter.ATOMIC_REQ_SENT));
+        assertEquals(2, a(RxeCounter.RETRANSMITTED_PKTS));
+        assertEquals(2, a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR));
+        assertEquals(1, a(RxeCounter.ACKS_RCVD));
+        assertEquals(1, b(RxeCounter.ATOMIC_REQ_RCVD), "executed once");
+        assertEquals(2, b(RxeCounter.DUPLICATE_RESP_REPLAYED));
+        assertEquals(3, b(RxeCounter.ACKS_SENT), "atomic ACKs count as ACKs, the lost ones too");
+    }
+
+    @Test
+    void shouldCountASequenceNakAndTheGoBackNRetransmissions()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 5, 6, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(3000, ALL);
+        final EnginePair.Region dst = pair.b.register(3000, ALL);
+        pair.b.postRecv(qps[1], 1, dst, 0, 3000);
+        final long firstA = pair.wire.a().sent();
+        pair.wire.a().dropSent((index) -> index == firstA + 1); // the SEND_MIDDLE
+        pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, 1, src, 0, 3000));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 100_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
+
+        assertEquals(1, b(RxeCounter.OUT_OF_SEQ_REQUEST));
+        assertEquals(1, b(RxeCounter.SEQ_NAK_SENT));
+        assertEquals(1, a(RxeCounter.RCVD_SEQ_ERR));
+        assertEquals(2, a(RxeCounter.RETRANSMITTED_PKTS), "MIDDLE and LAST again");
+        assertEquals(5, a(RxeCounter.SENT_PKTS));
+        assertEquals(0, a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR), "the NAK, not the timer, started the retry");
+    }
+
+    @Test
+    void shouldCountAnRkeyViolationAsANakSentAndReceived()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 1, 2, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(100, ALL);
+        final EnginePair.Region remote = pair.b.register(100, ALL);
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_WRITE, 1, src, 0, 100)
+            .remoteAddr(remote.address()).rkey(remote.mr.rkey() ^ 0x100));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 100_000);
+        assertEquals(WcStatus.REM_ACCESS_ERR.code(), sendWcs.get(0).status());
+        assertEquals(1, b(RxeCounter.RKEY_VIOLATION));
+        assertEquals(1, b(RxeCounter.NAK_SENT));
+        assertEquals(1, a(RxeCounter.NAK_RCVD));
+        assertEquals(0, b(RxeCounter.ACKS_SENT));
+    }
+
+    @Test
+    void shouldCountAnOpcodeOutOfSequence()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 1, 2, new EnginePair.QpTuning());
+        // a SEND_MIDDLE with no SEND in progress, at B's expected PSN (IBA ch. 9 opcode sequence check)
+        pair.wire.b().deliver(ReplayAndFuzzTest.forge(qps[1].qpn(), Opcode.RC_SEND_MIDDLE, 1, (buf, at) -> { }, 0,
+            1024));
+        pair.runIdle(MS, 5);
+        assertEquals(1, b(RxeCounter.OPCODE_SEQ_ERR));
+        assertEquals(1, b(RxeCounter.NAK_SENT), "NAK invalid request");
+        assertEquals(QpState.ERR, qps[1].state());
+    }
+
+    @Test
+    void shouldCountACqOverrunOnce()
+    {
+        final CompletionQueue tiny = pair.b.device.createCq(1, null);
+        final QpInitAttr init = new QpInitAttr().qpType(QpType.RC).sendCq(pair.b.sendCq).recvCq(tiny);
+        init.cap().maxSendWr(16).maxRecvWr(16).maxSendSge(4).maxRecvSge(4);
+        final QueuePair qb = pair.b.device.createQp(pair.b.pd, init);
+        final QueuePair qa = pair.a.createQp(QpType.RC, 16);
+        pair.connectExisting(qa, qb, Mtu.MTU_1024, 1, 2, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(10, ALL);
+        final EnginePair.Region dst = pair.b.register(10, ALL);
+        final int messages = tiny.cqe() + 2; // overrun, then a post into the CQ in error
+        for (int i = 0; i < messages; i++)
+        {
+            pair.b.postRecv(qb, i, dst, 0, 10);
+            pair.a.postSend(qa, sendWr(WrOpcode.SEND, i, src, 0, 10));
+        }
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == messages, MS, 100_000);
+        assertTrue(tiny.isError());
+        assertEquals(1, b(RxeCounter.CQ_OVERFLOW));
+    }
+}
