@@ -53,6 +53,15 @@ class ReplayAndFuzzTest extends EngineTestBase
         assertEquals(1001, remote.buffer.getLong(0, ByteOrder.nativeOrder()), "executed exactly once");
         assertEquals(2, pair.b.engine.counters().get(RxeCounter.DUPLICATE_REQUEST));
         assertEquals(2, pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR));
+        final EngineCounters a = pair.a.engine.counters();
+        final EngineCounters b = pair.b.engine.counters();
+        assertEquals(3, a.get(RxeCounter.ATOMIC_REQ_SENT));
+        assertEquals(2, a.get(RxeCounter.RETRANSMITTED_PKTS));
+        assertEquals(2, a.get(RxeCounter.LOCAL_ACK_TIMEOUT_ERR));
+        assertEquals(1, a.get(RxeCounter.ACKS_RCVD));
+        assertEquals(1, b.get(RxeCounter.ATOMIC_REQ_RCVD), "executed once");
+        assertEquals(2, b.get(RxeCounter.DUPLICATE_RESP_REPLAYED));
+        assertEquals(3, b.get(RxeCounter.ACKS_SENT), "atomic ACKs count as ACKs, the lost ones too");
     }
 
     @Test
@@ -70,6 +79,16 @@ class ReplayAndFuzzTest extends EngineTestBase
         assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
         assertBytes(local, 0, 10_000, 5);
         assertTrue(pair.b.engine.counters().get(RxeCounter.DUPLICATE_REQUEST) >= 1);
+        final EngineCounters a = pair.a.engine.counters();
+        final EngineCounters b = pair.b.engine.counters();
+        assertEquals(1, b.get(RxeCounter.READ_REQ_RCVD), "a retried READ is a duplicate, not a new request");
+        assertEquals(b.get(RxeCounter.DUPLICATE_REQUEST), b.get(RxeCounter.DUPLICATE_RESP_REPLAYED));
+        assertTrue(a.get(RxeCounter.RETRANSMITTED_PKTS) >= 1);
+        assertEquals(1 + a.get(RxeCounter.RETRANSMITTED_PKTS), a.get(RxeCounter.READ_REQ_SENT));
+        assertEquals(a.get(RxeCounter.SENT_PKTS), a.get(RxeCounter.READ_REQ_SENT), "A sent only READ requests");
+        assertEquals(b.get(RxeCounter.SENT_PKTS), b.get(RxeCounter.READ_RESP_SENT), "B sent only READ responses");
+        assertTrue(a.get(RxeCounter.READ_RESP_RCVD) >= 10, "every response PSN arrived at least once");
+        assertTrue(a.get(RxeCounter.READ_RESP_RCVD) <= b.get(RxeCounter.READ_RESP_SENT) - 2, "two were lost");
     }
 
     @Test
