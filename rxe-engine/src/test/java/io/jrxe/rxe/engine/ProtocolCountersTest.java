@@ -1,5 +1,6 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.rxe.net.MemoryWire;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.CompletionQueue;
@@ -28,6 +29,25 @@ class ProtocolCountersTest extends EngineTestBase
         super(21);
     }
 
+    private EnginePair.Region local;
+    private EnginePair.Region remote;
+
+    /** Connects an RC QP pair and registers {@code length} bytes on each side ({@link #local}, {@link #remote}). */
+    private QueuePair[] connectRc(final int length)
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 30, 40, new EnginePair.QpTuning());
+        local = pair.a.register(length, ALL);
+        remote = pair.b.register(length, ALL);
+        return qps;
+    }
+
+    /** The wire loses the {@code nth} packet (0-based) that {@code side} sends from now on. */
+    private static void loseNext(final MemoryWire.Endpoint side, final int nth)
+    {
+        final long first = side.sent();
+        side.dropSent((index) -> index == first + nth);
+    }
+
     private long a(final RxeCounter counter)
     {
         return pair.a.engine.counters().get(counter);
@@ -41,13 +61,11 @@ class ProtocolCountersTest extends EngineTestBase
     @Test
     void shouldCountAcksSentAndReceived()
     {
-        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 10, 20, new EnginePair.QpTuning());
-        final EnginePair.Region src = pair.a.register(100, ALL);
-        final EnginePair.Region dst = pair.b.register(300, ALL);
+        final QueuePair[] qps = connectRc(300);
         for (int i = 0; i < 3; i++)
         {
-            pair.b.postRecv(qps[1], i, dst, i * 100, 100);
-            pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, i, src, 0, 100));
+            pair.b.postRecv(qps[1], i, remote, i * 100, 100);
+            pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, i, local, 0, 100));
         }
         pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 3, MS, 100_000);
         pair.runIdle(MS, 5);
@@ -61,13 +79,10 @@ class ProtocolCountersTest extends EngineTestBase
     @Test
     void shouldCountASequenceNakAndTheGoBackNRetransmissions()
     {
-        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 5, 6, new EnginePair.QpTuning());
-        final EnginePair.Region src = pair.a.register(3000, ALL);
-        final EnginePair.Region dst = pair.b.register(3000, ALL);
-        pair.b.postRecv(qps[1], 1, dst, 0, 3000);
-        final long firstA = pair.wire.a().sent();
-        pair.wire.a().dropSent((index) -> index == firstA + 1); // the SEND_MIDDLE
-        pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, 1, src, 0, 3000));
+        final QueuePair[] qps = connectRc(3000);
+        pair.b.postRecv(qps[1], 1, remote, 0, 3000);
+        loseNext(pair.wire.a(), 1); // the SEND_MIDDLE
+        pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, 1, local, 0, 3000));
         pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 100_000);
         assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
 
@@ -80,12 +95,25 @@ class ProtocolCountersTest extends EngineTestBase
     }
 
     @Test
+    void shouldCountAnAckThatImpliesALostReadResponse()
+    {
+        final QueuePair[] qps = connectRc(200);
+        pair.b.postRecv(qps[1], 1, remote, 100, 100);
+        loseNext(pair.wire.b(), 0); // the READ response
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_READ, 1, local, 0, 100)
+            .remoteAddr(remote.address()).rkey(remote.mr.rkey()));
+        pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, 2, local, 100, 100));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2, MS, 100_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
+        assertEquals(1, a(RxeCounter.IMPLIED_NAK_SEQ_ERR), "the SEND's ACK overtook the READ response");
+        assertEquals(0, a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR), "retried at once, not after the timer");
+    }
+
+    @Test
     void shouldCountAnRkeyViolationAsANakSentAndReceived()
     {
-        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 1, 2, new EnginePair.QpTuning());
-        final EnginePair.Region src = pair.a.register(100, ALL);
-        final EnginePair.Region remote = pair.b.register(100, ALL);
-        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_WRITE, 1, src, 0, 100)
+        final QueuePair[] qps = connectRc(100);
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_WRITE, 1, local, 0, 100)
             .remoteAddr(remote.address()).rkey(remote.mr.rkey() ^ 0x100));
         pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 100_000);
         assertEquals(WcStatus.REM_ACCESS_ERR.code(), sendWcs.get(0).status());
