@@ -49,12 +49,20 @@ final class DeterministicNodes implements AutoCloseable
     /** Settings with defaults. */
     static final class Context
     {
+        ManualClock clock = new ManualClock();
         WireFaults faults = WireFaults.none();
         int netdevMtu = 1500;
         Path countersDirectory;
         boolean rawPort;
         long idleAdvanceNs = 64_000;
         int linkRingCapacity = 1 << 20;
+
+        /** The virtual clock (default a new one), e.g. to share it with a {@link WireTap} made first. */
+        Context clock(final ManualClock clock)
+        {
+            this.clock = clock;
+            return this;
+        }
 
         Context faults(final WireFaults faults)
         {
@@ -90,7 +98,7 @@ final class DeterministicNodes implements AutoCloseable
         }
     }
 
-    final ManualClock clock = new ManualClock();
+    final ManualClock clock;
     final EmulatedNetwork network;
     final NicDevice nicA;
     final NicDevice nicB;
@@ -103,6 +111,7 @@ final class DeterministicNodes implements AutoCloseable
 
     DeterministicNodes(final Context ctx)
     {
+        clock = ctx.clock;
         final EmulatedNetwork.Context net = new EmulatedNetwork.Context().nicCount(ctx.rawPort ? 3 : 2);
         net.wire().faults(ctx.faults).clock(clock).linkRingCapacity(ctx.linkRingCapacity);
         net.nic().mtu(ctx.netdevMtu);
@@ -157,6 +166,14 @@ final class DeterministicNodes implements AutoCloseable
     long nowNs()
     {
         return clock.nanoTime();
+    }
+
+    /** Resolves A and B to each other through ARP on the wire, so the first RoCE packets are not refused. */
+    void resolveNeighbours()
+    {
+        a.stack().resolve4(IP_B);
+        b.stack().resolve4(IP_A);
+        runUntil(() -> a.stack().isResolved4(IP_B) && b.stack().isResolved4(IP_A), 10_000_000_000L, "ARP");
     }
 
     /** Steps until nothing moves, then once more after advancing virtual time by {@code ns}. */

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * A registered buffer with unregistered guard bytes on both sides, so a test can prove that nothing outside a
  * grant was written.
  * <pre>
- *   | guard (GUARD bytes of GUARD_BYTE) | registered: length bytes (the MR) | guard (GUARD bytes) |
+ *   | guard (GUARD bytes of GUARD_BYTE) | registered: length bytes (the MR), zeroed | guard (GUARD bytes) |
  *   ^ 64-byte aligned                   ^ inner.addressOffset() = mr start (64-byte aligned)
  * </pre>
  */
@@ -36,6 +36,7 @@ final class GuardedRegion
         whole = new UnsafeBuffer(BufferUtil.allocateDirectAligned(length + 2 * GUARD, 64));
         whole.setMemory(0, whole.capacity(), GUARD_BYTE);
         inner = new UnsafeBuffer(whole, GUARD, length);
+        inner.setMemory(0, length, (byte)0);
         mr = device.regMr(pd, inner, access);
     }
 
