@@ -91,9 +91,14 @@ class TransportPathsTest
             assertEquals(1, naks.size(), "NAK once per gap");
             assertEquals(PSN_AB, naks.get(0).psn(), "the NAK carries the expected PSN");
             assertEquals(3, f.b(RxeCounter.OUT_OF_SEQ_REQUEST));
+            assertEquals(1, f.b(RxeCounter.SEQ_NAK_SENT));
             assertEquals(1, f.a(RxeCounter.RCVD_SEQ_ERR));
             assertEquals(1, f.a(RxeCounter.COMPLETER_RETRY_ERR));
+            assertEquals(0, f.a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR));
+            assertEquals(4, f.a(RxeCounter.RETRANSMITTED_PKTS));
             assertEquals(0, f.b(RxeCounter.DUPLICATE_REQUEST));
+            assertEquals(1, f.b(RxeCounter.ACKS_SENT), "one ACK, for the LAST of the retry");
+            assertEquals(1, f.a(RxeCounter.ACKS_RCVD));
         }
     }
 
@@ -183,7 +188,11 @@ class TransportPathsTest
             assertStatus(WcStatus.SUCCESS, f.aSend.get(0));
             assertTrue(f.nodes.nowNs() - start >= TIMEOUT_NS, "completed only after the retransmit timeout");
             assertEquals(1, f.a(RxeCounter.COMPLETER_RETRY_ERR));
+            assertEquals(1, f.a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR));
+            assertEquals(1, f.a(RxeCounter.RETRANSMITTED_PKTS));
             assertEquals(1, f.b(RxeCounter.DUPLICATE_REQUEST));
+            assertEquals(2, f.b(RxeCounter.ACKS_SENT));
+            assertEquals(1, f.a(RxeCounter.ACKS_RCVD));
             final List<WireTap.Frame> sends = f.tap.frames(t -> t.fromA() && Opcode.SEND_ONLY == t.opcode());
             assertEquals(2, sends.size(), "sent, then resent once");
             assertEquals(sends.get(0).psn(), sends.get(1).psn());
@@ -218,6 +227,13 @@ class TransportPathsTest
             assertEquals(2, requests.size());
             assertEquals(Psn.add(PSN_AB, 1), requests.get(1).psn(), "re-requested from the first missing packet");
             assertEquals(1, f.b(RxeCounter.DUPLICATE_REQUEST), "answered from the responder's READ resources");
+            assertEquals(1, f.b(RxeCounter.DUPLICATE_RESP_REPLAYED));
+            assertEquals(2, f.a(RxeCounter.READ_REQ_SENT));
+            assertEquals(1, f.a(RxeCounter.RETRANSMITTED_PKTS));
+            assertEquals(1, f.b(RxeCounter.READ_REQ_RCVD), "executed once");
+            assertEquals(4 + 3, f.b(RxeCounter.READ_RESP_SENT), "four responses, then three from the missing one");
+            assertEquals(3 + 3, f.a(RxeCounter.READ_RESP_RCVD));
+            assertEquals(0, f.a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR), "recovered without waiting for the timer");
             f.ma.assertGuardsIntact("READ target");
         }
     }
@@ -238,6 +254,10 @@ class TransportPathsTest
             assertEquals(105, f.mb.inner.getLong(64, ByteOrder.nativeOrder()), "added once");
             assertEquals(1, f.a(RxeCounter.COMPLETER_RETRY_ERR));
             assertEquals(1, f.b(RxeCounter.DUPLICATE_REQUEST));
+            assertEquals(1, f.b(RxeCounter.DUPLICATE_RESP_REPLAYED));
+            assertEquals(1, f.b(RxeCounter.ATOMIC_REQ_RCVD), "executed once");
+            assertEquals(2, f.a(RxeCounter.ATOMIC_REQ_SENT));
+            assertEquals(1, f.a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR));
             assertEquals(2, f.tap.count(t -> !t.fromA() && Opcode.ATOMIC_ACKNOWLEDGE == t.opcode()));
         }
     }
@@ -270,7 +290,11 @@ class TransportPathsTest
                 }
             }
             assertEquals(3, f.a(RxeCounter.COMPLETER_RETRY_ERR), "retry_cnt 3: three retries");
+            assertEquals(4, f.a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR), "the fourth expiry finds no retry left");
             assertEquals(1, f.a(RxeCounter.RETRY_EXCEEDED_ERR));
+            // 7 packets (3 + 1 + 1 + 1 + 1) sent, then sent again on each of the 3 retries
+            assertEquals(4 * 7, f.tap.count(WireTap.Frame::fromA));
+            assertEquals(3 * 7, f.a(RxeCounter.RETRANSMITTED_PKTS));
             assertEquals(QpState.ERR, f.qa.state());
             // the first try and three retries, each a timeout apart (IBA: the timer restarts per retry)
             final List<WireTap.Frame> firsts = f.tap.frames(t -> t.fromA() && PSN_AB == t.psn());

@@ -55,6 +55,8 @@ final class Completer
         final int psn = p.psn;
         if (!Psn.before(psn, c.reqPsn) || Psn.before(psn, c.compPsn))
         {
+            countResponse(opcode, Opcode.ACKNOWLEDGE == opcode ?
+                aeth.wrap(p.buffer, p.at(Opcode.aethOffset(opcode))).syndrome() : Aeth.ACK_UNLIMITED);
             counters.dropStaleResponse++; // not for anything outstanding
             return;
         }
@@ -64,6 +66,7 @@ final class Completer
         {
             syndrome = aeth.wrap(p.buffer, p.at(aethOffset)).syndrome();
         }
+        countResponse(opcode, syndrome);
         if (Opcode.ACKNOWLEDGE == opcode && !Aeth.isAck(syndrome))
         {
             onNak(c, psn, syndrome);
@@ -90,6 +93,26 @@ final class Completer
         else
         {
             counters.increment(RxeCounter.BAD_OPCODE);
+        }
+    }
+
+    /** Counts a response as received, stale or not (RNR and sequence NAKs have their rxe counters). */
+    private void countResponse(final int opcode, final int syndrome)
+    {
+        if (Opcode.isReadResponse(opcode))
+        {
+            counters.increment(RxeCounter.READ_RESP_RCVD);
+        }
+        else if (Opcode.ACKNOWLEDGE == opcode)
+        {
+            if (Aeth.isAck(syndrome))
+            {
+                counters.increment(RxeCounter.ACKS_RCVD);
+            }
+            else if (Aeth.isNak(syndrome) && Aeth.NAK_PSN_SEQ_ERROR != syndrome)
+            {
+                counters.increment(RxeCounter.NAK_RCVD);
+            }
         }
     }
 
@@ -123,7 +146,10 @@ final class Completer
             if (expectsData(wqe.opcode()))
             {
                 // implicit NAK: a later response overtook this READ/atomic's response, so that one was lost
-                fastRetry(c);
+                if (fastRetry(c))
+                {
+                    counters.increment(RxeCounter.IMPLIED_NAK_SEQ_ERR);
+                }
                 return null;
             }
             complete(c, wqe);
@@ -303,6 +329,7 @@ final class Completer
         {
             return; // the RNR timer restarts the transfer (rxe defers a timeout that fires during RNR wait)
         }
+        counters.increment(RxeCounter.LOCAL_ACK_TIMEOUT_ERR);
         retry(c);
     }
 
@@ -318,13 +345,16 @@ final class Completer
         engine.schedule(c);
     }
 
-    private void fastRetry(final QpContext c)
+    /** @return true if a retry was started (one per loss until progress is made) */
+    private boolean fastRetry(final QpContext c)
     {
         if (!c.retriedSinceProgress && !c.needRetry)
         {
             c.retriedSinceProgress = true;
             retry(c);
+            return true;
         }
+        return false;
     }
 
     private void retry(final QpContext c)

@@ -50,6 +50,8 @@ final class QpContext
     /** Opcode of the last request packet sent, {@link Opcode#NONE} between messages. */
     int reqOpcode = Opcode.NONE;
     int noAckPackets;
+    /** One past the highest PSN ever sent: a request below it is a retransmission (RC). */
+    int sentPsnLimit;
     int rdAtomicOutstanding;
     boolean needRetry;
     boolean waitRnr;

@@ -245,6 +245,7 @@ final class Requester
         }
         final int transportLength = Opcode.headerLength(reqOpcode) + payload;
         tx.finish(dgidHi, dgidLo, sport, transportLength, pad); // a refused packet counts as lost
+        countRequest(kind);
 
         c.reqOpcode = reqOpcode;
         if (isSegmented(kind))
@@ -262,9 +263,29 @@ final class Requester
         }
         if (c.isRc())
         {
+            if (Psn.before(psn, c.sentPsnLimit))
+            {
+                counters.increment(RxeCounter.RETRANSMITTED_PKTS);
+            }
+            else if (Psn.after(c.reqPsn, c.sentPsnLimit))
+            {
+                c.sentPsnLimit = c.reqPsn;
+            }
             engine.armRetransmit(c);
         }
         return 1;
+    }
+
+    private void countRequest(final int kind)
+    {
+        if (Opcode.KIND_READ == kind)
+        {
+            counters.increment(RxeCounter.READ_REQ_SENT);
+        }
+        else if (Opcode.KIND_COMPARE_SWAP == kind || Opcode.KIND_FETCH_ADD == kind)
+        {
+            counters.increment(RxeCounter.ATOMIC_REQ_SENT);
+        }
     }
 
     private void onMessageSent(final QpContext c, final SendWqe wqe, final int kind)

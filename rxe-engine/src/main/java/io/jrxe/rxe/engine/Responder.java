@@ -152,6 +152,7 @@ final class Responder
         final int mask = p.mask;
         if (!Opcode.isValidNext(c.respOpcode, opcode)) // IBA ch. 9 opcode sequence check (rxe check_op_seq)
         {
+            counters.increment(RxeCounter.OPCODE_SEQ_ERR);
             return Aeth.NAK_INVALID_REQUEST;
         }
         // rxe check_op_valid: the QP must enable the remote operation (class C "unsupported opcode" error)
@@ -208,6 +209,10 @@ final class Responder
         }
         if (0 != status && Aeth.ACK_UNLIMITED != status)
         {
+            if (Aeth.NAK_REMOTE_ACCESS_ERROR == status)
+            {
+                counters.increment(RxeCounter.RKEY_VIOLATION);
+            }
             if (c.isRc())
             {
                 nakAndFail(c, p, status);
@@ -356,6 +361,7 @@ final class Responder
         res.length[r] = (int)length;
         c.respPsn = Psn.add(p.psn, packets);
         c.respMsn = (c.respMsn + 1) & Aeth.MSN_MASK;
+        counters.increment(RxeCounter.READ_REQ_RCVD);
         out.startRead(c, r, p.psn, va, length);
         runReads(c, Integer.MAX_VALUE);
         return 0;
@@ -395,6 +401,7 @@ final class Responder
         final int r = c.resources.allocate(ResponderResources.ATOMIC, p.psn, p.psn);
         c.resources.atomicResult[r] = original;
         atomicOriginal = original;
+        counters.increment(RxeCounter.ATOMIC_REQ_RCVD);
         return 0;
     }
 
@@ -454,6 +461,7 @@ final class Responder
                 return;
             }
             // replay from the retried PSN with the re-issued RETH (rxe duplicate_request for READ)
+            counters.increment(RxeCounter.DUPLICATE_RESP_REPLAYED);
             out.startRead(c, r, p.psn, va, length);
             runReads(c, Integer.MAX_VALUE);
             return;
@@ -463,6 +471,7 @@ final class Responder
             final int r = c.resources.find(p.psn);
             if (r >= 0 && ResponderResources.ATOMIC == c.resources.type[r])
             {
+                counters.increment(RxeCounter.DUPLICATE_RESP_REPLAYED);
                 out.sendAtomicAck(c, p.psn, c.resources.atomicResult[r]); // never executed twice
             }
             return;
@@ -489,6 +498,7 @@ final class Responder
         if (sent < 0)
         {
             // the MR vanished while answering: remote access error at the PSN being answered
+            counters.increment(RxeCounter.RKEY_VIOLATION);
             out.sendAck(c, Aeth.NAK_REMOTE_ACCESS_ERROR, c.readPsn);
             engine.fail(c);
             return 0;

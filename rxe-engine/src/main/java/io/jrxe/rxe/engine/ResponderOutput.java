@@ -68,7 +68,28 @@ final class ResponderOutput
         {
             atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(opcode)).origRemoteData(original);
         }
-        tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0);
+        if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0) &&
+            Opcode.ACKNOWLEDGE == opcode)
+        {
+            countAck(syndrome);
+        }
+    }
+
+    /** RNR NAKs are counted by the responder as send_rnr_err (rxe RXE_CNT_SEND_RNR). */
+    private void countAck(final int syndrome)
+    {
+        if (Aeth.isAck(syndrome))
+        {
+            counters.increment(RxeCounter.ACKS_SENT);
+        }
+        else if (Aeth.NAK_PSN_SEQ_ERROR == syndrome)
+        {
+            counters.increment(RxeCounter.SEQ_NAK_SENT);
+        }
+        else if (Aeth.isNak(syndrome))
+        {
+            counters.increment(RxeCounter.NAK_SENT);
+        }
     }
 
     /**
@@ -125,6 +146,7 @@ final class ResponderOutput
                 }
             }
             tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad);
+            counters.increment(RxeCounter.READ_RESP_SENT);
             sent++;
             c.readPsn = Psn.next(c.readPsn);
             c.readVa += payload;

@@ -702,6 +702,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         {
             c.reqPsn = cmd.sqPsn;
             c.compPsn = cmd.sqPsn;
+            c.sentPsnLimit = cmd.sqPsn;
         }
         if (0 != (mask & QpAttrMask.RETRY_CNT) || QpState.RTS == cmd.to && QpState.RTS != previous)
         {
