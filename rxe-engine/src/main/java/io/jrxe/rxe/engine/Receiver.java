@@ -13,9 +13,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * to the {@link Responder}, responses to the {@link Completer} and QP1 MADs to the {@link GsiEndpoint}. Anything
  * malformed is counted by reason and dropped; nothing thrown escapes.
  * <pre>
- *  ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad, MTU) -> QPN/QP1 -> opcode vs QP type
- *       -> QP state -> (UD: Q_Key) -> request ? responder : completer
+ *  IP length -> ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad, MTU) -> QPN/QP1
+ *       -> opcode vs QP type -> QP state -> (UD: Q_Key) -> rcvd_pkts -> request ? responder : completer
  * </pre>
+ * As in rxe (rxe_rcv), {@code rcvd_pkts}/{@code rcvd_bytes} count the packets that passed every check; each
+ * dropped packet is counted once, under its reason.
  */
 final class Receiver
 {
@@ -54,8 +56,6 @@ final class Receiver
         final int payloadLength,
         final int ipVersion)
     {
-        counters.increment(RxeCounter.RCVD_PKTS);
-        counters.add(RxeCounter.RCVD_BYTES, payloadLength);
         try
         {
             process(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
@@ -87,7 +87,14 @@ final class Receiver
             counters.increment(RxeCounter.TRUNCATED);
             return;
         }
-        if (!icrc.check(buffer, ipOffset, payloadOffset + payloadLength - ipOffset))
+        // the ICRC ends the IP packet and the UDP datagram alike: an IP length that disagrees is a bad header
+        final int ipLength = payloadOffset + payloadLength - ipOffset;
+        if (Icrc.ipPacketLength(buffer, ipOffset, ipLength) != ipLength)
+        {
+            counters.increment(RxeCounter.BAD_IP_HEADER);
+            return;
+        }
+        if (buffer.getInt(ipOffset + ipLength - Icrc.LENGTH, Icrc.WIRE_ORDER) != icrc.compute(buffer, ipOffset, ipLength))
         {
             counters.increment(RxeCounter.ICRC_ERR);
             return;
@@ -117,10 +124,17 @@ final class Receiver
         }
         final int headerLength = Opcode.headerLength(opcode);
         final int pad = bth.padCnt();
-        final int dataLength = payloadLength - headerLength - pad - Icrc.LENGTH;
-        if (dataLength < 0 || (!Opcode.hasPayload(opcode) && (0 != dataLength || 0 != pad)))
+        final int afterHeaders = payloadLength - headerLength - Icrc.LENGTH;
+        if (afterHeaders < 0 || (!Opcode.hasPayload(opcode) && 0 != afterHeaders))
         {
-            counters.increment(RxeCounter.TRUNCATED);
+            counters.increment(RxeCounter.BAD_HEADER_LENGTH);
+            return;
+        }
+        // IBA ch. 9 PadCnt: pad bytes make the payload a multiple of 4; they cannot exceed the bytes present
+        final int dataLength = afterHeaders - pad;
+        if (dataLength < 0 || 0 != (afterHeaders & 3) || (!Opcode.hasPayload(opcode) && 0 != pad))
+        {
+            counters.increment(RxeCounter.BAD_PAD);
             return;
         }
 
@@ -144,7 +158,7 @@ final class Receiver
         {
             if (Opcode.QP_UD != Opcode.qpType(opcode) || !Opcode.isRequest(opcode))
             {
-                counters.increment(RxeCounter.BAD_OPCODE);
+                counters.increment(RxeCounter.BAD_QP_TYPE); // QP1 takes UD SENDs only
                 return;
             }
             deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
@@ -153,6 +167,7 @@ final class Receiver
                 counters.increment(RxeCounter.BAD_QKEY);
                 return;
             }
+            accepted(payloadLength);
             gsi.onReceive(p, deth.srcQp());
             return;
         }
@@ -163,9 +178,9 @@ final class Receiver
             counters.increment(RxeCounter.BAD_QPN);
             return;
         }
-        if (Opcode.qpType(opcode) != qp.opcodeQpType)
+        if (Opcode.qpType(opcode) != qp.opcodeQpType) // rxe check_type_state
         {
-            counters.increment(RxeCounter.BAD_OPCODE);
+            counters.increment(RxeCounter.BAD_QP_TYPE);
             return;
         }
         if (p.payloadLength > qp.mtu) // packets longer than the path MTU are malformed (rxe check_length)
@@ -188,9 +203,11 @@ final class Receiver
                     counters.increment(RxeCounter.BAD_QKEY);
                     return;
                 }
+                accepted(payloadLength);
                 datagrams.onDatagram(qp, p, deth.srcQp());
                 return;
             }
+            accepted(payloadLength);
             responder.onRequest(qp, p);
         }
         else
@@ -200,8 +217,15 @@ final class Receiver
                 counters.increment(RxeCounter.QP_NOT_READY);
                 return;
             }
+            accepted(payloadLength);
             completer.onResponse(qp, p);
         }
+    }
+
+    private void accepted(final int payloadLength)
+    {
+        counters.increment(RxeCounter.RCVD_PKTS);
+        counters.add(RxeCounter.RCVD_BYTES, payloadLength);
     }
 
     private static void sourceGid(final UnsafeBuffer buffer, final int ipOffset, final int ipVersion, final RxePacket p)
