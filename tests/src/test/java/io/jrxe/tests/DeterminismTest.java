@@ -42,7 +42,7 @@ class DeterminismTest
             .faults(SoakTest.soakFaults(seed))))
         {
             final MixedRcWorkload workload = new MixedRcWorkload(nodes, SoakTest.soakConnector(), 4, 16,
-                3 * 1024 + 512, OPS, seed);
+                3 * 1024 + 512, OPS, 0, seed);
             workload.run(600_000_000_000L);
             assertEquals(OPS, workload.totalOps());
             assertTrue(nodes.wire().counters(0, 1).get(WireCounters.FRAMES_OUT) > OPS);

@@ -129,7 +129,7 @@ class FuzzTest
 
             // the nodes still carry RC traffic correctly (new QPs; the fuzzed ones may have been knocked to ERR)
             final MixedRcWorkload after = new MixedRcWorkload(nodes, new QpConnector().pathMtu(Mtu.MTU_1024)
-                .timeout(8).rdAtomic(8, 8), 2, 8, 3 * MTU + 512, 4_000, SEED);
+                .timeout(8).rdAtomic(8, 8), 2, 8, 3 * MTU + 512, 4_000, 0, SEED);
             after.run(60_000_000_000L);
             assertEquals(4_000, after.totalOps());
         }

@@ -36,6 +36,7 @@ final class MixedRcWorkload
         final int window,
         final int maxLength,
         final long totalOps,
+        final int recvDelay,
         final long seed)
     {
         this.nodes = nodes;
@@ -60,8 +61,9 @@ final class MixedRcWorkload
             final int psnAb = (0xFF_FF00 + 977 * p) & 0xFF_FFFF;
             final int psnBa = (0xFF_FFF0 - 531 * p) & 0xFF_FFFF;
             Side.connect(connector, a, qa, DeterministicNodes.IP_A, b, qb, DeterministicNodes.IP_B, psnAb, psnBa);
-            streams[2 * p] = new RcStream(2 * p, a, qa, b, qb, window, maxLength, perStream, seed);
-            streams[2 * p + 1] = new RcStream(2 * p + 1, b, qb, a, qa, window, maxLength, perStream, seed);
+            streams[2 * p] = new RcStream(2 * p, a, qa, b, qb, window, maxLength, perStream, recvDelay, seed);
+            streams[2 * p + 1] = new RcStream(2 * p + 1, b, qb, a, qa, window, maxLength, perStream, recvDelay,
+                seed);
         }
     }
 

@@ -81,11 +81,20 @@ final class RcStream
     private long completed;
     private long recvPosted;
     private long recvCompleted;
+    // receives not posted yet (lazy receivers): op and due post() call, FIFO by consumer order
+    private final int recvDelay;
+    private final long[] pendingOp;
+    private final long[] pendingDue;
+    private long pendingHead;
+    private long pendingTail;
+    private long postCalls;
     private final SendWorkRequest wr = new SendWorkRequest(1);
     private final RecvWorkRequest rwr = new RecvWorkRequest(1);
 
     /**
      * @param maxLength largest SEND/WRITE/READ in bytes (a few path MTUs)
+     * @param recvDelay 0: each receive is posted with the op that consumes it; n: up to n calls of {@link #post()}
+     *                  later, so SENDs arrive before their receive and draw RNR NAKs
      */
     RcStream(
         final int id,
@@ -96,6 +105,7 @@ final class RcStream
         final int window,
         final int maxLength,
         final long totalOps,
+        final int recvDelay,
         final long seed)
     {
         this.id = id;
@@ -126,11 +136,14 @@ final class RcStream
         expectedAtomic = new long[window];
         imm = new int[window];
         consumerOp = new long[window];
+        this.recvDelay = recvDelay;
+        pendingOp = new long[window];
+        pendingDue = new long[window];
     }
 
     boolean done()
     {
-        return completed == totalOps && recvCompleted == recvPosted;
+        return completed == totalOps && recvCompleted == recvPosted && pendingHead == pendingTail;
     }
 
     long completed()
@@ -141,20 +154,31 @@ final class RcStream
     /** Posts ops while the window has room; returns how many. */
     int post()
     {
+        postCalls++;
+        while (pendingHead < pendingTail && pendingDue[(int)(pendingHead % window)] <= postCalls)
+        {
+            postRecv(pendingOp[(int)(pendingHead++ % window)]);
+        }
         int n = 0;
         while (posted < totalOps && posted - completed < window)
         {
             final int s = (int)(posted % window);
             final int k = chooseKind();
             final boolean consumes = SEND == k || SEND_IMM == k || WRITE_IMM == k;
-            if (consumes && recvPosted - recvCompleted >= window)
+            if (consumes && recvPosted + (pendingTail - pendingHead) - recvCompleted >= window)
             {
                 break; // the receive slot is still in use: wait for its completion to be polled
             }
             prepare(posted, s, k);
-            if (consumes)
+            if (consumes && 0 == recvDelay)
             {
                 postRecv(posted);
+            }
+            else if (consumes)
+            {
+                final int p = (int)(pendingTail++ % window);
+                pendingOp[p] = posted;
+                pendingDue[p] = postCalls + random.nextInt(recvDelay + 1);
             }
             final int rc = reqQp.postSend(wr);
             if (0 != rc)

@@ -3,6 +3,7 @@ package io.jrxe.tests;
 import io.jrxe.driver.emu.WireCounters;
 import io.jrxe.driver.emu.WireFaults;
 import io.jrxe.rxe.node.QpConnector;
+import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.Mtu;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class SoakTest
             .faults(soakFaults(SEED)).countersDirectory(countersDir)))
         {
             final MixedRcWorkload workload = new MixedRcWorkload(nodes, soakConnector(), 4, 16, 3 * 1024 + 512,
-                OPS, SEED);
+                OPS, 0, SEED);
             workload.run(3_600_000_000_000L);
             assertEquals(OPS, workload.totalOps());
             final long wallMs = (System.nanoTime() - start) / 1_000_000;
@@ -58,6 +59,49 @@ class SoakTest
             assertTrue(ab.get(WireCounters.LOST) > 0 && ab.get(WireCounters.REORDERED) > 0 &&
                 ab.get(WireCounters.DUPLICATED) > 0 && ab.get(WireCounters.CORRUPTED) > 0, "the wire misbehaved: " + ab);
             SoakCounters.assertConsistent(countersDir, nodes, workload);
+        }
+    }
+
+    /**
+     * Receivers that post late: SENDs and WRITE_WITH_IMMs often arrive before their receive, so RNR NAKs and RNR
+     * back-off interleave with losses, sequence NAKs and go-back-N retries (rnr_retry 7: retry forever).
+     */
+    @Test
+    void shouldRecoverFromRnrNaksUnderFaults()
+    {
+        final long start = System.nanoTime();
+        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()
+            .faults(soakFaults(SEED + 1))))
+        {
+            final MixedRcWorkload workload = new MixedRcWorkload(nodes, soakConnector(), 4, 16, 3 * 1024 + 512,
+                OPS / 5, 40, SEED + 1);
+            workload.run(3_600_000_000_000L);
+            assertEquals(OPS / 5, workload.totalOps());
+            System.out.println(report(workload, (System.nanoTime() - start) / 1_000_000));
+            for (final RoceNode node : new RoceNode[]{nodes.a, nodes.b})
+            {
+                assertTrue(node.engine().counters().get(RxeCounter.SEND_RNR_ERR) > 0, "RNR NAKs sent");
+                assertTrue(node.engine().counters().get(RxeCounter.RCVD_RNR_ERR) > 0, "RNR NAKs received");
+                assertEquals(0, node.engine().counters().get(RxeCounter.RETRY_RNR_EXCEEDED_ERR));
+            }
+        }
+    }
+
+    /** Jumbo frames: netdev MTU 9000, path MTU 4096, messages up to 3.5 path MTUs, same faults. */
+    @Test
+    void shouldCarryJumboMtuTrafficUnderFaults()
+    {
+        final long start = System.nanoTime();
+        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()
+            .faults(soakFaults(SEED + 2)).netdevMtu(9000)))
+        {
+            final MixedRcWorkload workload = new MixedRcWorkload(nodes, soakConnector().pathMtu(Mtu.MTU_4096), 4, 16,
+                3 * 4096 + 2048, OPS / 5, 0, SEED + 2);
+            workload.run(3_600_000_000_000L);
+            assertEquals(OPS / 5, workload.totalOps());
+            System.out.println(report(workload, (System.nanoTime() - start) / 1_000_000));
+            assertTrue(nodes.a.engine().counters().get(RxeCounter.RCVD_BYTES) >
+                nodes.a.engine().counters().get(RxeCounter.RCVD_PKTS) * 1024, "packets larger than 1 KiB on average");
         }
     }
 

@@ -65,6 +65,20 @@ class TransportPathsTest
         assertEquals(expected, WcStatus.of(wc.status()), wc::toString);
     }
 
+    /** The first WQE (wr_id 1) completed with the error, every later one (wr_id 2, 3 ...) flushed, in order, once. */
+    private static void assertFailedThenFlushed(final WcStatus error, final List<WorkCompletion> wcs)
+    {
+        assertStatus(error, wcs.get(0));
+        for (int i = 0; i < wcs.size(); i++)
+        {
+            assertEquals(i + 1, wcs.get(i).wrId(), "completions in order, each once");
+            if (i > 0)
+            {
+                assertStatus(WcStatus.WR_FLUSH_ERR, wcs.get(i));
+            }
+        }
+    }
+
     @Test
     void lostPacketGivesOnePsnSequenceNakAndAGoBackNRetry()
     {
@@ -151,15 +165,7 @@ class TransportPathsTest
             f.postSend(f.qa, f.wr(WrOpcode.SEND, 4, f.ma, 0, 10));
             f.runUntil(() -> 4 == f.aSend.size(), 100 * MS, "the failed and flushed completions");
 
-            assertStatus(WcStatus.RNR_RETRY_EXC_ERR, f.aSend.get(0));
-            for (int i = 0; i < 4; i++)
-            {
-                assertEquals(i + 1, f.aSend.get(i).wrId(), "completions in order");
-                if (i > 0)
-                {
-                    assertStatus(WcStatus.WR_FLUSH_ERR, f.aSend.get(i));
-                }
-            }
+            assertFailedThenFlushed(WcStatus.RNR_RETRY_EXC_ERR, f.aSend);
             assertEquals(3, f.a(RxeCounter.RCVD_RNR_ERR), "the first try and two retries were RNR NAKed");
             assertEquals(3, f.b(RxeCounter.SEND_RNR_ERR));
             assertEquals(1, f.a(RxeCounter.RETRY_RNR_EXCEEDED_ERR));
@@ -280,15 +286,7 @@ class TransportPathsTest
             f.postSend(f.qa, f.wr(WrOpcode.SEND_WITH_IMM, 5, f.ma, 0, 10).immData(77));
             f.runUntil(() -> 5 == f.aSend.size(), 1_000 * MS, "the failed and flushed completions");
 
-            assertStatus(WcStatus.RETRY_EXC_ERR, f.aSend.get(0));
-            for (int i = 0; i < 5; i++)
-            {
-                assertEquals(i + 1, f.aSend.get(i).wrId(), "completions in order, each once");
-                if (i > 0)
-                {
-                    assertStatus(WcStatus.WR_FLUSH_ERR, f.aSend.get(i));
-                }
-            }
+            assertFailedThenFlushed(WcStatus.RETRY_EXC_ERR, f.aSend);
             assertEquals(3, f.a(RxeCounter.COMPLETER_RETRY_ERR), "retry_cnt 3: three retries");
             assertEquals(4, f.a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR), "the fourth expiry finds no retry left");
             assertEquals(1, f.a(RxeCounter.RETRY_EXCEEDED_ERR));
