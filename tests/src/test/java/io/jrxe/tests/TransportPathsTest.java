@@ -245,6 +245,38 @@ class TransportPathsTest
     }
 
     @Test
+    void ackBeyondAReadWhoseResponseWasLostIsAnImpliedNak()
+    {
+        try (QpPairFixture f = new QpPairFixture(connector().timeout(14))) // the implied NAK must act, not the timer
+        {
+            f.tap.dropNext(1, t -> !t.fromA() && Opcode.RDMA_READ_RESPONSE_ONLY == t.opcode());
+            fill(f.mb, 0, 500, 6);
+            fill(f.ma, 8192, 300, 7);
+            f.postRecv(f.qb, 1, f.mb, 16384, 4096);
+            final long start = f.nodes.nowNs();
+            f.postSend(f.qa, f.wr(WrOpcode.RDMA_READ, 1, f.ma, 0, 500).remoteAddr(f.mb.address(0))
+                .rkey(f.mb.rkey()));
+            f.postSend(f.qa, f.wr(WrOpcode.SEND, 2, f.ma, 8192, 300));
+            f.runUntil(() -> 2 == f.aSend.size(), 100 * MS, "the READ and SEND completions");
+
+            assertStatus(WcStatus.SUCCESS, f.aSend.get(0));
+            assertStatus(WcStatus.SUCCESS, f.aSend.get(1));
+            assertEquals(List.of(1L, 2L), f.aSend.stream().map(WorkCompletion::wrId).toList(), "in order");
+            assertSameBytes(f.mb, 0, f.ma, 0, 500);
+            assertSameBytes(f.ma, 8192, f.mb, 16384, 300);
+            assertTrue(f.nodes.nowNs() - start < (4096L << 14), "recovered before the ACK timeout");
+            // the SEND's ACK (PSN after the READ's) told A that the READ response was lost
+            assertEquals(1, f.a(RxeCounter.IMPLIED_NAK_SEQ_ERR));
+            assertEquals(1, f.a(RxeCounter.COMPLETER_RETRY_ERR));
+            assertEquals(0, f.a(RxeCounter.LOCAL_ACK_TIMEOUT_ERR));
+            assertEquals(1, f.b(RxeCounter.READ_REQ_RCVD), "READ executed once, then replayed");
+            assertEquals(1, f.b(RxeCounter.DUPLICATE_RESP_REPLAYED));
+            f.settle(20 * MS);
+            assertEquals(1, f.bRecv.size(), "the SEND delivered once although it was resent after the READ");
+        }
+    }
+
+    @Test
     void lostAtomicAckIsAnsweredFromTheResponderCacheWithoutExecutingTwice()
     {
         try (QpPairFixture f = new QpPairFixture(connector()))
