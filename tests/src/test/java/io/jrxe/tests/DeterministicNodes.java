@@ -176,17 +176,6 @@ final class DeterministicNodes implements AutoCloseable
         runUntil(() -> a.stack().isResolved4(IP_B) && b.stack().isResolved4(IP_A), 10_000_000_000L, "ARP");
     }
 
-    /** Steps until nothing moves, then once more after advancing virtual time by {@code ns}. */
-    void advance(final long ns)
-    {
-        while (0 != step())
-        {
-            checkSteps();
-        }
-        clock.advance(ns);
-        step();
-    }
-
     /**
      * Steps the nodes, advancing virtual time by the idle quantum whenever a step did no work, until the
      * condition holds.

@@ -2,8 +2,6 @@ package io.jrxe.tests;
 
 import io.jrxe.net.Ethernet;
 import io.jrxe.net.Ipv4;
-import io.jrxe.rxe.proto.Aeth;
-import io.jrxe.rxe.proto.AtomicAckEth;
 import io.jrxe.rxe.proto.AtomicEth;
 import io.jrxe.rxe.proto.Bth;
 import io.jrxe.rxe.proto.Deth;
@@ -120,11 +118,6 @@ final class RoceFrame
         return length;
     }
 
-    int length()
-    {
-        return length;
-    }
-
     /** Recomputes the ICRC of a frame whose IP length is intact (after a mutation); false if it is not. */
     boolean regenerateIcrc(final UnsafeBuffer buffer, final int frameLength)
     {
@@ -171,40 +164,5 @@ final class RoceFrame
     {
         final int aeth = Opcode.aethOffset(opcode(f, offset));
         return aeth < 0 ? -1 : f.getByte(offset + BTH + aeth) & 0xFF;
-    }
-
-    /** Original remote data of an atomic ACK. */
-    static long atomicOriginal(final DirectBuffer f, final int offset)
-    {
-        return new AtomicAckEth().wrap(f, offset + BTH + Opcode.atomicAckEthOffset(opcode(f, offset)))
-            .origRemoteData();
-    }
-
-    static boolean isAck(final DirectBuffer f, final int offset, final int length)
-    {
-        return isRoce(f, offset, length) && Opcode.ACKNOWLEDGE == opcode(f, offset);
-    }
-
-    static boolean isNak(final DirectBuffer f, final int offset, final int length, final int syndrome)
-    {
-        return isAck(f, offset, length) && syndrome == syndrome(f, offset);
-    }
-
-    static String describe(final DirectBuffer f, final int offset, final int length)
-    {
-        if (!isRoce(f, offset, length))
-        {
-            return "non-RoCE frame of " + length + " bytes";
-        }
-        final int op = opcode(f, offset);
-        final StringBuilder sb = new StringBuilder(Opcode.isValid(op) ? Opcode.name(op) : "op 0x" +
-            Integer.toHexString(op)).append(" qp ").append(destQp(f, offset)).append(" psn ").append(psn(f, offset));
-        final int syndrome = syndrome(f, offset);
-        if (syndrome >= 0)
-        {
-            sb.append(" aeth 0x").append(Integer.toHexString(syndrome)).append(' ').append(Aeth.isAck(syndrome) ?
-                "ACK" : Aeth.isRnrNak(syndrome) ? "RNR NAK" : "NAK");
-        }
-        return sb.toString();
     }
 }

@@ -90,9 +90,4 @@ final class WireTap implements WireFilter
     {
         return frames(which).size();
     }
-
-    void clear()
-    {
-        frames.clear();
-    }
 }
