@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FuzzTest
 {
     static final int FRAMES = Integer.getInteger("jrxe.fuzz.frames", 1_000_000);
-    private static final long SEED = 0xF0225L;
+    private static final long SEED = Long.getLong("jrxe.fuzz.seed", 0xF0225L);
     private static final int BATCH = 128;
     private static final int RQ_PSN = 0x10;
     private static final int QKEY = 0x1111_2222;
