@@ -87,6 +87,27 @@ class SoakTest
         }
     }
 
+    /**
+     * Deep send queues: 64 WRs of up to 4 packets outstanding per QP, more than the 128-PSN RC window, so the
+     * requesters stall on the window (rxe RXE_MAX_UNACKED_PSNS) and bursts overrun the receiving NIC's rx ring
+     * (counted as rx_dropped_no_buffer, recovered like losses).
+     */
+    @Test
+    void shouldCompleteDeepQueuesBeyondTheUnackedPsnWindowUnderFaults(@TempDir final Path dir)
+    {
+        final long start = System.nanoTime();
+        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()
+            .faults(soakFaults(SEED + 3)).countersDirectory(dir)))
+        {
+            final MixedRcWorkload workload = new MixedRcWorkload(nodes, soakConnector().rdAtomic(64, 64), 2, 64,
+                3 * 1024 + 512, OPS / 5, 0, SEED + 3);
+            workload.run(3_600_000_000_000L);
+            assertEquals(OPS / 5, workload.totalOps());
+            System.out.println(report(workload, (System.nanoTime() - start) / 1_000_000));
+            SoakCounters.assertConsistent(dir, nodes, workload);
+        }
+    }
+
     /** Jumbo frames: netdev MTU 9000, path MTU 4096, messages up to 3.5 path MTUs, same faults. */
     @Test
     void shouldCarryJumboMtuTrafficUnderFaults()
