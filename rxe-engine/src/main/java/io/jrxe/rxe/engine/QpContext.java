@@ -78,6 +78,10 @@ final class QpContext
     int respMsn;
     int respOpcode = Opcode.NONE;
     boolean sentPsnNak;
+    /** An ACK waits for the end of the receive batch (coalesced, ResponderOutput.flushAcks). */
+    boolean ackPending;
+    int ackPendingPsn;
+    int ackPendingMsn;
     /** UC: drop packets until the next FIRST/ONLY after a gap or error . */
     boolean ucDropMessage;
     /** The receive WQE being filled by a multi-packet SEND (copied out of the RQ/SRQ ring). */

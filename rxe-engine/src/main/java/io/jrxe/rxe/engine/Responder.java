@@ -240,7 +240,7 @@ final class Responder
         }
         if (c.isRc() && p.ackReq)
         {
-            out.sendAck(c, Aeth.ACK_UNLIMITED, p.psn);
+            out.ack(c, p.psn); // coalesced with later ones of the same receive batch
         }
     }
 

@@ -286,6 +286,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Requester requester;
     private final Completer completer;
     private final Responder responder;
+    private final ResponderOutput responderOutput;
     private final Receiver receiver;
     private final GsiEndpoint gsi;
     private final RecvCompleter recv;
@@ -327,7 +328,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.recv = new RecvCompleter(copier, counters);
         this.requester = new Requester(this, tx, mr, counters);
         this.completer = new Completer(this, mr, counters);
-        this.responder = new Responder(this, new ResponderOutput(tx, mr, counters), recv, mr, counters);
+        this.responderOutput = new ResponderOutput(tx, mr, counters, maxQps);
+        this.responder = new Responder(this, responderOutput, recv, mr, counters);
         this.gsi = new GsiEndpoint(tx, counters);
         this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer,
             gsi);
@@ -379,7 +381,16 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         work += doorbell.drain(doorbellHandler, ctx.maxQps());
         if (null != poller)
         {
-            work += poller.poll();
+            responderOutput.coalesce(true);
+            try
+            {
+                work += poller.poll();
+            }
+            finally
+            {
+                responderOutput.coalesce(false);
+                responderOutput.flushAcks();
+            }
         }
         work += timers.poll(nowNs, timerHandler, ctx.maxQps());
         work += runQps(ctx.packetBudget());
