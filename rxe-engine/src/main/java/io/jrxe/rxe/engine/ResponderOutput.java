@@ -128,9 +128,9 @@ final class ResponderOutput
     private void sendAck(
         final QpContext c, final int opcode, final int syndrome, final int psn, final int msn, final long original)
     {
-        if (!tx.begin(c.dgidHi, c.dgidLo))
+        if (!tx.begin(c, c.dgidHi, c.dgidLo))
         {
-            counters.increment(RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester recovers
+            counters.increment(c, RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester recovers
             return;
         }
         final UnsafeBuffer buf = tx.buffer();
@@ -141,7 +141,27 @@ final class ResponderOutput
         {
             atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(opcode)).origRemoteData(original);
         }
-        tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0);
+        if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0))
+        {
+            countAck(c, syndrome);
+        }
+    }
+
+    /** RNR NAKs are counted where the responder decides on them (send_rnr_err), the rest here as they leave. */
+    private void countAck(final QpContext c, final int syndrome)
+    {
+        if (Aeth.isAck(syndrome))
+        {
+            counters.increment(c, RxeCounter.ACKS_SENT);
+        }
+        else if (Aeth.NAK_PSN_SEQ_ERROR == syndrome)
+        {
+            counters.increment(c, RxeCounter.SEQ_NAK_SENT);
+        }
+        else if (!Aeth.isRnrNak(syndrome))
+        {
+            counters.increment(c, RxeCounter.NAK_SENT);
+        }
     }
 
     /**
@@ -172,9 +192,9 @@ final class ResponderOutput
             final boolean first = c.readPsn == c.readFirstPsn;
             final boolean last = payload == c.readResid;
             final int opcode = readResponseOpcode(first, last);
-            if (!tx.begin(c.dgidHi, c.dgidLo))
+            if (!tx.begin(c, c.dgidHi, c.dgidLo))
             {
-                counters.increment(RxeCounter.ACK_DEFERRED);
+                counters.increment(c, RxeCounter.ACK_DEFERRED);
                 break;
             }
             final UnsafeBuffer buf = tx.buffer();
@@ -198,7 +218,10 @@ final class ResponderOutput
                     return -1;
                 }
             }
-            tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad);
+            if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad))
+            {
+                counters.increment(c, RxeCounter.READ_RESP_SENT);
+            }
             sent++;
             c.readPsn = Psn.next(c.readPsn);
             c.readVa += payload;
