@@ -19,6 +19,8 @@ import picocli.CommandLine.Command;
         NicCommand.class,
         DemoCommand.class,
         BenchCommand.class,
+        PingpongCommand.class,
+        PerfPeerCommand.class,
     })
 public final class Jrxe implements Runnable
 {
