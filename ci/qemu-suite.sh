@@ -125,6 +125,8 @@ step_done "guest boot + scenarios"
 
 # A kernel message can land in the middle of a console line, so take each marker from where it starts.
 grep -a -o 'GUEST-TEST .*' "$CONSOLE_LOG" | sed 's/[[:space:]]*$//' > "$RESULTS" || true
+# Measurements some scenarios print besides their result (not tests: they neither pass nor fail).
+grep -a -o 'GUEST-BASELINE .*' "$CONSOLE_LOG" | sed 's/[[:space:]]*$//' > "$WORK/guest-baselines.txt" || true
 SUMMARY=$(grep -a -o 'GUEST-TESTS: [0-9]* passed, [0-9]* failed' "$CONSOLE_LOG" | tail -1 || true)
 BOOT_ERROR=$(grep -a -o 'GUEST-BOOT-ERROR .*' "$CONSOLE_LOG" | head -1 || true)
 PANIC=$(grep -a -o 'Kernel panic.*' "$CONSOLE_LOG" | head -1 || true)
@@ -138,6 +140,7 @@ echo
 echo "==== guest results ($CONSOLE_LOG)"
 cat "$TIMINGS_FILE"
 cat "$RESULTS"
+cat "$WORK/guest-baselines.txt"
 PASSED=$(awk '$3 == "PASS"' "$RESULTS" | wc -l)
 FAILED=$(awk '$3 != "PASS"' "$RESULTS" | wc -l)
 STATUS=0
