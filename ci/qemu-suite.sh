@@ -9,7 +9,7 @@
 #   --keep          keep the rootfs, image, kernel and initramfs in the workdir (logs are always kept)
 #   --only LIST     run only these scenarios (comma-separated names, e.g. guest-boot,nic-ping)
 #   --host-mtu N    give every NIC VIRTIO_NET_F_MTU = N (jumbo frames)
-#   --timeout SECS  wall-clock limit for the QEMU run (default 780)
+#   --timeout SECS  wall-clock limit for the QEMU run (default 2400)
 #   --cache DIR     keep the debootstrapped rootfs as a tarball in DIR, keyed on its package list and the week
 #                   (also JRXE_CI_CACHE); off by default so that CI always builds it fresh
 #
@@ -33,7 +33,7 @@ WORK=$REPO_DIR/ci-work
 KEEP=0
 ONLY=""
 HOST_MTU=""
-QEMU_TIMEOUT=780
+QEMU_TIMEOUT=2400
 CACHE_DIR=${JRXE_CI_CACHE:-}
 
 need_arg()
