@@ -3,7 +3,7 @@ package io.jrxe.tools;
 import io.jrxe.vfio.PciSysfs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,26 +16,20 @@ import java.util.concurrent.Callable;
     description = "Bind a PCI device to vfio-pci (loads vfio-pci if needed; remembers the original driver).")
 final class BindCommand implements Callable<Integer>
 {
-    @Parameters(index = "0", paramLabel = "PCI", description = "PCI address, e.g. 0000:00:03.0 or 00:03.0")
-    String address;
-
-    @Option(names = "--sysfs", hidden = true, description = "sysfs root (tests)")
-    Path sysfsRoot = Path.of("/sys");
-
-    @Option(names = "--state-dir", description = "where original drivers are remembered (default: ${DEFAULT-VALUE})")
-    Path stateDir = BindingStore.DEFAULT_DIR;
-
-    /** Set by tests to a fake sysfs; otherwise built from {@link #sysfsRoot}. */
-    PciSysfs sysfs;
+    @Mixin
+    BindingOptions binding = new BindingOptions();
 
     @Override
     public Integer call()
     {
-        final PciSysfs sysfs = null != this.sysfs ? this.sysfs : new PciSysfs(sysfsRoot);
-        final String bdf = PciSysfs.normalizeAddress(address);
-        loadVfioPci(sysfsRoot);
+        final PciSysfs sysfs = binding.sysfs();
+        final String bdf = binding.bdf();
+        if (null == binding.sysfs)
+        {
+            loadVfioPci(binding.sysfsRoot);
+        }
         final String original = sysfs.bindToVfio(bdf);
-        final BindingStore store = new BindingStore(stateDir);
+        final BindingStore store = binding.store();
         if (!PciSysfs.VFIO_PCI.equals(original))
         {
             store.remember(bdf, original);

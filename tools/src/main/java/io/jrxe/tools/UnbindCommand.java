@@ -3,9 +3,8 @@ package io.jrxe.tools;
 import io.jrxe.vfio.PciSysfs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
@@ -16,27 +15,18 @@ import java.util.concurrent.Callable;
     description = "Give a PCI device back to its original kernel driver.")
 final class UnbindCommand implements Callable<Integer>
 {
-    @Parameters(index = "0", paramLabel = "PCI", description = "PCI address, e.g. 0000:00:03.0")
-    String address;
+    @Mixin
+    BindingOptions binding = new BindingOptions();
 
     @Option(names = "--driver", description = "bind to this driver instead of the remembered one")
     String driver;
 
-    @Option(names = "--sysfs", hidden = true, description = "sysfs root (tests)")
-    Path sysfsRoot = Path.of("/sys");
-
-    @Option(names = "--state-dir", description = "where original drivers are remembered (default: ${DEFAULT-VALUE})")
-    Path stateDir = BindingStore.DEFAULT_DIR;
-
-    /** Set by tests to a fake sysfs; otherwise built from {@link #sysfsRoot}. */
-    PciSysfs sysfs;
-
     @Override
     public Integer call()
     {
-        final PciSysfs sysfs = null != this.sysfs ? this.sysfs : new PciSysfs(sysfsRoot);
-        final String bdf = PciSysfs.normalizeAddress(address);
-        final BindingStore store = new BindingStore(stateDir);
+        final PciSysfs sysfs = binding.sysfs();
+        final String bdf = binding.bdf();
+        final BindingStore store = binding.store();
         final String target = null != driver ? driver : store.known(bdf) ? store.originalDriver(bdf) : null;
         sysfs.restoreDriver(bdf, target);
         store.forget(bdf);

@@ -63,7 +63,7 @@ class BindCommandTest
     {
         final FakeSysfsTree tree = sysfsWithVirtioNic();
         final BindCommand bind = new BindCommand();
-        bind.sysfsRoot = tree.root();
+        bind.binding.sysfsRoot = tree.root();
         final CommandLine cli = new CommandLine(bind);
         final java.io.StringWriter err = new java.io.StringWriter();
         cli.setErr(new java.io.PrintWriter(err));
@@ -79,14 +79,14 @@ class BindCommandTest
     /** Runs bind with the fake tree's writer, which imitates the kernel moving the driver link. */
     private static int bindWith(final FakeSysfsTree tree, final BindCommand bind, final Path state)
     {
-        bind.sysfs = tree.sysfs();
+        bind.binding.sysfs = tree.sysfs();
         return run(bind, "--state-dir", state.toString(), NIC);
     }
 
     private static int unbindWith(final FakeSysfsTree tree, final Path state)
     {
         final UnbindCommand unbind = new UnbindCommand();
-        unbind.sysfs = tree.sysfs();
+        unbind.binding.sysfs = tree.sysfs();
         return run(unbind, "--state-dir", state.toString(), NIC);
     }
 }

@@ -125,9 +125,8 @@ public final class PerftestExchange
         expectState(State.NEW, "exchangeVersions");
         if (exchangeVersions)
         {
-            final byte[] field = xchg(localVersion.encode(), PerftestVersion.FIELD_LENGTH, "perftest version",
-                channel.context().ioTimeoutNs());
-            remoteVersion = PerftestVersion.decode(field);
+            remoteVersion = xchg(localVersion.encode(), PerftestVersion.FIELD_LENGTH, "perftest version",
+                channel.context().ioTimeoutNs(), PerftestVersion::decode);
         }
         else
         {
@@ -157,15 +156,8 @@ public final class PerftestExchange
         PerftestSysData result = local;
         if (exchangeVersions)
         {
-            final int cycleBuffer = ByteBuffer.wrap(xchg(int32(local.cycleBuffer()), Integer.BYTES,
-                "perftest cycle buffer size", channel.context().ioTimeoutNs())).getInt();
-            final int cacheLine = ByteBuffer.wrap(xchg(int32(local.cacheLineSize()), Integer.BYTES,
-                "perftest cache line size", channel.context().ioTimeoutNs())).getInt();
-            if (cycleBuffer <= 0 || cacheLine <= 0)
-            {
-                throw new OobException("the peer sent a cycle buffer of " + cycleBuffer + " and a cache line size of " +
-                    cacheLine + " bytes; both must be positive");
-            }
+            final int cycleBuffer = xchgPositiveInt(local.cycleBuffer(), "perftest cycle buffer size");
+            final int cacheLine = xchgPositiveInt(local.cacheLineSize(), "perftest cache line size");
             result = new PerftestSysData(Math.max(cycleBuffer, local.cycleBuffer()),
                 Math.max(cacheLine, local.cacheLineSize()));
         }
@@ -190,12 +182,8 @@ public final class PerftestExchange
             // check_mtu: char cur[sizeof(int)]; sprintf(cur, "%d", mtu); sends sizeof(char[2]) to peers >= 5.31
             final byte[] mine = new byte[MTU_FIELD_LENGTH];
             mine[0] = (byte)('0' + local.code());
-            final byte[] theirs = xchg(mine, MTU_FIELD_LENGTH, "perftest MTU", channel.context().ioTimeoutNs());
-            final Mtu remote = 0 == theirs[1] ? Mtu.ofCode(theirs[0] - '0') : null;
-            if (null == remote)
-            {
-                throw WireText.malformed(theirs, "perftest MTU", "expected an ibv_mtu code 1..5 and a NUL");
-            }
+            final Mtu remote = xchg(mine, MTU_FIELD_LENGTH, "perftest MTU", channel.context().ioTimeoutNs(),
+                PerftestExchange::decodeMtu);
             result = remote.code() < local.code() ? remote : local;
         }
         state = State.MTU;
@@ -367,16 +355,23 @@ public final class PerftestExchange
 
     private PerftestDest handShake(final PerftestDest local, final long timeoutNs) throws OobException
     {
-        final byte[] msg = xchg(local.encode(withGid), PerftestDest.messageLength(withGid), PerftestDest.MESSAGE_NAME,
-            timeoutNs);
-        return PerftestDest.decode(msg, withGid);
+        return xchg(local.encode(withGid), PerftestDest.messageLength(withGid), PerftestDest.MESSAGE_NAME, timeoutNs,
+            msg -> PerftestDest.decode(msg, withGid));
+    }
+
+    @FunctionalInterface
+    private interface Decoder<T>
+    {
+        T decode(byte[] theirs) throws OobException;
     }
 
     /**
-     * One {@code ctx_xchg_data}. The server validates what it read before answering, as perftest's parsers run
-     * before its write.
+     * One {@code ctx_xchg_data}. The server decodes and checks what it read before it answers, so a malformed
+     * message is never answered (perftest parses key messages before answering too; other fields it answers first,
+     * but the connection is closed on the failure either way).
      */
-    private byte[] xchg(final byte[] mine, final int theirLength, final String what, final long timeoutNs)
+    private <T> T xchg(
+        final byte[] mine, final int theirLength, final String what, final long timeoutNs, final Decoder<T> decoder)
         throws OobException
     {
         final byte[] theirs = new byte[theirLength];
@@ -384,33 +379,47 @@ public final class PerftestExchange
         {
             channel.write(mine, what);
             channel.readFully(theirs, what, timeoutNs);
+            return decoder.decode(theirs);
         }
-        else
-        {
-            channel.readFully(theirs, what, timeoutNs);
-            if (PerftestDest.MESSAGE_NAME.equals(what))
-            {
-                PerftestDest.decode(theirs, withGid);
-            }
-            channel.write(mine, what);
-        }
-        return theirs;
+        channel.readFully(theirs, what, timeoutNs);
+        final T value = decoder.decode(theirs);
+        channel.write(mine, what);
+        return value;
     }
 
     private long xchgLong(final long value, final String what) throws OobException
     {
         final byte[] mine = ByteBuffer.allocate(Long.BYTES).putLong(value).array();
-        return ByteBuffer.wrap(xchg(mine, Long.BYTES, what, channel.context().ioTimeoutNs())).getLong();
+        return xchg(mine, Long.BYTES, what, channel.context().ioTimeoutNs(), b -> ByteBuffer.wrap(b).getLong());
+    }
+
+    private int xchgPositiveInt(final int value, final String what) throws OobException
+    {
+        final byte[] mine = ByteBuffer.allocate(Integer.BYTES).putInt(value).array();
+        return xchg(mine, Integer.BYTES, what, channel.context().ioTimeoutNs(), b ->
+        {
+            final int theirs = ByteBuffer.wrap(b).getInt();
+            if (theirs <= 0)
+            {
+                throw WireText.malformed(b, what, "must be a positive big-endian int, got " + theirs);
+            }
+            return theirs;
+        });
+    }
+
+    private static Mtu decodeMtu(final byte[] theirs) throws OobException
+    {
+        final Mtu remote = 0 == theirs[1] ? Mtu.ofCode(theirs[0] - '0') : null;
+        if (null == remote)
+        {
+            throw WireText.malformed(theirs, "perftest MTU", "expected an ibv_mtu code 1..5 and a NUL");
+        }
+        return remote;
     }
 
     private double xchgDouble(final double value, final String what) throws OobException
     {
         return Double.longBitsToDouble(xchgLong(Double.doubleToRawLongBits(value), what));
-    }
-
-    private static byte[] int32(final int value)
-    {
-        return ByteBuffer.allocate(Integer.BYTES).putInt(value).array();
     }
 
     private static String gidType(final PerftestDest dest)

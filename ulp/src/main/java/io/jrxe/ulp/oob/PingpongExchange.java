@@ -6,9 +6,9 @@ import java.util.Arrays;
  * The TCP conversation of ibv_rc_pingpong (rdma-core 44.0 {@code pp_client_exch_dest} / {@code pp_server_exch_dest}):
  * <pre>
  *   client                                   server (posted its receives before accepting)
- *     |---- 52-byte address message -------->|   server parses it, moves its QP to RTR and RTS
- *     |<--- 52-byte address message ---------|
- *     |---- "done\0" (5 bytes) ------------->|   server reads up to 52 bytes and wants exactly 5
+ *     |---- 52-byte address message --------&gt;|   server parses it, moves its QP to RTR and RTS
+ *     |&lt;--- 52-byte address message ---------|
+ *     |---- "done\0" (5 bytes) -------------&gt;|   server reads up to 52 bytes and wants exactly 5
  *   close                                  close
  * </pre>
  * The client moves its QP to RTR/RTS only after the exchange and then sends first, so the server must be ready to

@@ -160,8 +160,7 @@ class PerftestExchangeTest
             {
                 p.perftestClientSetup();
                 p.send("9\0");
-                p.expect("3\0");                        // check_mtu answers before it parses, as here
-                p.expectEof();
+                p.expectEof();                           // not answered; the connection is closed
                 return null;
             });
             final Future<Void> server = loop.serverChannel(Loopback.ctx(2000), ch ->
@@ -175,6 +174,36 @@ class PerftestExchangeTest
                 return null;
             });
             join(server);
+            join(peer);
+        }
+    }
+
+    @Test
+    void nonPositiveSysDataIsReported() throws Exception
+    {
+        try (Loopback loop = new Loopback())
+        {
+            final Future<Void> peer = loop.rawServer(p ->
+            {
+                p.expect(VERSION_606);
+                p.send(VERSION_606);
+                p.expect(bytes(0, 0, 0x10, 0));
+                p.send(bytes(0xFF, 0xFF, 0xF0, 0));       // -4096
+                p.expectEof();
+                return null;
+            });
+            final Future<Void> client = loop.clientChannel(Loopback.ctx(2000), ch ->
+            {
+                final PerftestExchange exchange = new PerftestExchange(ch, Side.CLIENT);
+                exchange.exchangeVersions();
+                final OobException ex = assertThrows(OobException.class,
+                    () -> exchange.exchangeSysData(PerftestSysData.DEFAULT));
+                assertTrue(ex.getMessage().contains("cycle buffer size: must be a positive big-endian int, got -4096"),
+                    ex.getMessage());
+                exchange.abort();
+                return null;
+            });
+            join(client);
             join(peer);
         }
     }
