@@ -16,6 +16,8 @@ mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /tmp
 hostname guest
+# Nothing else brings up lo under this init; the tools' out-of-band TCP exchanges use 127.0.0.1.
+ip link set lo up
 # vfio DMA mappings are pinned memory and count against RLIMIT_MEMLOCK.
 ulimit -l unlimited
 

@@ -313,6 +313,40 @@ show_log()
     return 0
 }
 
+# start_jrxe_server LOG COMMAND...: starts a jrxe server in the background (its pid in JRXE_PID) and waits until it
+# listens on OOB_PORT; fails the scenario, with its output, if it exits or does not listen within 240 s (JVM start
+# under TCG).
+start_jrxe_server()
+{
+    local out=$1
+    shift
+    "$@" > "$out" 2>&1 &
+    JRXE_PID=$!
+    if ! wait_until 240 eval 'tcp_listening $OOB_PORT || ! kill -0 $JRXE_PID 2> /dev/null' \
+        || ! tcp_listening $OOB_PORT; then
+        show_log "$out" "jrxe server"
+        fail "jrxe server was not listening on $OOB_PORT within 240 s: $*"
+    fi
+}
+
+# check_jrxe_counters SERVER_DEVICE CLIENT_DEVICE: one `jrxe stat` (one JVM) for the counters files both runs
+# left; sets SRV_COUNTERS and CLI_COUNTERS ("name=value ..." of the non-zero ones) and appends what is wrong to the
+# caller's problems array.
+check_jrxe_counters()
+{
+    local stat_out=/tmp/jrxe-stat-$SCENARIO.txt errs
+    "${JRXE[@]}" stat --all "$1" "$2" > "$stat_out" 2>&1 || problems+=("jrxe stat failed")
+    show_log "$stat_out" "jrxe stat" 120
+    SRV_COUNTERS=$(jrxe_counters "$stat_out" "$1")
+    CLI_COUNTERS=$(jrxe_counters "$stat_out" "$2")
+    [ -n "$SRV_COUNTERS" ] || problems+=("no counters for $1 in jrxe stat")
+    [ -n "$CLI_COUNTERS" ] || problems+=("no counters for $2 in jrxe stat")
+    errs=$(jrxe_errors "$SRV_COUNTERS")
+    [ -z "$errs" ] || problems+=("jrxe server counters: $errs")
+    errs=$(jrxe_errors "$CLI_COUNTERS")
+    [ -z "$errs" ] || problems+=("jrxe client counters: $errs")
+}
+
 # perftest_bw_average FILE SIZE: the "BW average" column of the result line of a perftest table (jrxe's or perftest's).
 perftest_bw_average()
 {
@@ -344,13 +378,8 @@ perftest_interop()
 
     # 1. kernel client -> jrxe server
     before=$(rxe_counters rxe0)
-    "${jrxe_perf[@]}" --name jrxe-b-srv --server > "$srv_log" 2>&1 &
-    jpid=$!
-    if ! wait_until 240 eval 'tcp_listening $OOB_PORT || ! kill -0 $jpid 2> /dev/null' \
-        || ! tcp_listening $OOB_PORT; then
-        show_log "$srv_log" "jrxe server"
-        fail "jrxe perf-peer server was not listening on $OOB_PORT within 240 s"
-    fi
+    start_jrxe_server "$srv_log" "${jrxe_perf[@]}" --name jrxe-b-srv --server
+    jpid=$JRXE_PID
     "${kernel[@]}" 127.0.0.1 > "$kcli_log" 2>&1
     krc=$?
     wait_pid_exit $jpid 120
@@ -389,20 +418,10 @@ perftest_interop()
     [ -n "$j2k" ] || problems+=("jrxe client printed no result line")
     [ -n "$j2k_srv" ] || problems+=("$tool server printed no result line")
 
-    local stat_out=/tmp/jrxe-stat-$op.txt srv_counters cli_counters errs
-    "${JRXE[@]}" stat --all jrxe-b-srv jrxe-b-cli > "$stat_out" 2>&1 || problems+=("jrxe stat failed")
-    show_log "$stat_out" "jrxe stat" 120
-    srv_counters=$(jrxe_counters "$stat_out" jrxe-b-srv)
-    cli_counters=$(jrxe_counters "$stat_out" jrxe-b-cli)
-    [ -n "$srv_counters" ] || problems+=("no counters for jrxe-b-srv in jrxe stat")
-    [ -n "$cli_counters" ] || problems+=("no counters for jrxe-b-cli in jrxe stat")
-    errs=$(jrxe_errors "$srv_counters")
-    [ -z "$errs" ] || problems+=("jrxe server counters: $errs")
-    errs=$(jrxe_errors "$cli_counters")
-    [ -z "$errs" ] || problems+=("jrxe client counters: $errs")
-    log "k2j jrxe: $srv_counters"
+    check_jrxe_counters jrxe-b-srv jrxe-b-cli
+    log "k2j jrxe: $SRV_COUNTERS"
     log "k2j rxe0: $k2j_rxe"
-    log "j2k jrxe: $cli_counters"
+    log "j2k jrxe: $CLI_COUNTERS"
     log "j2k rxe0: $j2k_rxe"
 
     local figures="size=$size iters=$iters k2j_gbps=${k2j:-?} k2j_jrxe_srv_gbps=${k2j_srv:-?}"

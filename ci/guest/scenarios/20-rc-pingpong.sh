@@ -27,12 +27,8 @@ problems=()
 # 1. kernel client -> jrxe server
 srv_log=/tmp/jrxe-pp-server.log
 rxe_before=$(rxe_counters rxe0)
-"${jrxe_pp[@]}" --name jrxe-b-srv > "$srv_log" 2>&1 &
-jpid=$!
-if ! wait_until 240 eval 'tcp_listening $OOB_PORT || ! kill -0 $jpid 2> /dev/null' || ! tcp_listening $OOB_PORT; then
-    show_log "$srv_log" "jrxe server"
-    fail "jrxe pingpong server was not listening on $OOB_PORT within 240 s"
-fi
+start_jrxe_server "$srv_log" "${jrxe_pp[@]}" --name jrxe-b-srv
+jpid=$JRXE_PID
 k_client=$(timeout $RUN_TIMEOUT ibv_rc_pingpong -d rxe0 -g "$gidx" -n "$ITERS" -s "$SIZE" -c 127.0.0.1 2>&1)
 krc=$?
 wait_pid_exit $jpid 60
@@ -72,18 +68,10 @@ grep -q "^$ITERS iters in" "$ksrv_log" || problems+=("kernel server did not fini
 grep -q "^JRXE-PINGPONG role=client iters=$ITERS .* validate=ok" "$cli_log" \
     || problems+=("jrxe client did not report $ITERS validated iterations")
 
-# jrxe's counters of both runs, from the files the processes left (one JVM for both).
-stat_out=/tmp/jrxe-stat.txt
-"${JRXE[@]}" stat --all jrxe-b-srv jrxe-b-cli > "$stat_out" 2>&1 || problems+=("jrxe stat failed")
-show_log "$stat_out" "jrxe stat" 120
-srv_counters=$(jrxe_counters "$stat_out" jrxe-b-srv)
-cli_counters=$(jrxe_counters "$stat_out" jrxe-b-cli)
-[ -n "$srv_counters" ] || problems+=("no counters for jrxe-b-srv in jrxe stat")
-[ -n "$cli_counters" ] || problems+=("no counters for jrxe-b-cli in jrxe stat")
-errs=$(jrxe_errors "$srv_counters")
-[ -z "$errs" ] || problems+=("jrxe server counters: $errs")
-errs=$(jrxe_errors "$cli_counters")
-[ -z "$errs" ] || problems+=("jrxe client counters: $errs")
+# jrxe's counters of both runs, from the files the processes left.
+check_jrxe_counters jrxe-b-srv jrxe-b-cli
+srv_counters=$SRV_COUNTERS
+cli_counters=$CLI_COUNTERS
 log "k2j jrxe: $srv_counters"
 log "k2j rxe0: $k2j_rxe"
 log "j2k jrxe: $cli_counters"
