@@ -10,10 +10,10 @@ import java.nio.file.Path;
  */
 final class NodeOptions
 {
-    @Option(names = "--pci", required = true, description = "PCI address of a NIC bound to vfio-pci (jrxe bind)")
+    @Option(names = "--pci", description = "PCI address of a NIC bound to vfio-pci (jrxe bind)")
     String pci;
 
-    @Option(names = "--ip", required = true, description = "IPv4 address/prefix of jrxe's NIC, e.g. 10.9.0.2/24")
+    @Option(names = "--ip", description = "IPv4 address/prefix of jrxe's NIC, e.g. 10.9.0.2/24")
     String ip;
 
     @Option(names = "--ip6", description = "an IPv6 address for the NIC (besides the link-local one)")
@@ -32,4 +32,19 @@ final class NodeOptions
     @Option(names = "--buffer-size", description = "driver buffer bytes per frame; 10240 for a 9000-byte MTU " +
         "(default: ${DEFAULT-VALUE})")
     int bufferSize = 2048;
+
+    /**
+     * Not required by picocli so that a command with an emulated mode can mix these in; required here.
+     *
+     * @throws IllegalArgumentException if --pci or --ip is missing
+     */
+    NodeOptions check()
+    {
+        if (null == pci || null == ip)
+        {
+            throw new IllegalArgumentException("a VFIO NIC needs --pci <address> (bound with jrxe bind) and " +
+                "--ip <address/prefix>");
+        }
+        return this;
+    }
 }

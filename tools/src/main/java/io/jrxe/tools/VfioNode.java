@@ -32,6 +32,7 @@ final class VfioNode implements AutoCloseable
      */
     VfioNode(final NodeOptions options)
     {
+        options.check();
         VfioPciFunction fn = null;
         PcapWriter writer = null;
         NicDevice device = null;
