@@ -24,6 +24,8 @@ import java.net.ServerSocket;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -142,7 +144,7 @@ final class PingpongCommand implements Callable<Integer>
             final int psn = PeerQpSettings.randomPsn(new Random(System.nanoTime()));
             final PingpongDest local = pp.localDest(gidIndex, psn);
             out.println(describe("  local address:  ", local));
-            final PingpongDest remote = exchange(pp, local, pathMtu, oob);
+            final PingpongDest remote = exchangeWhileProgressing(node, idle, pp, local, pathMtu, oob);
             out.println(describe("  remote address: ", remote));
             if (client)
             {
@@ -155,6 +157,52 @@ final class PingpongCommand implements Callable<Integer>
         catch (final IOException ex)
         {
             throw new IllegalStateException("ibv_rc_pingpong exchange failed: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Runs the blocking TCP exchange on a helper thread while this thread keeps the node going: the peer resolves
+     * jrxe's address (ARP) when it moves its QP to RTR, in the middle of the exchange, and the kernel fails that
+     * modify ("Failed to modify QP to RTR") if nobody answers.
+     */
+    private PingpongDest exchangeWhileProgressing(
+        final RoceNode node,
+        final IdleStrategy idle,
+        final RcPingpong pp,
+        final PingpongDest local,
+        final Mtu pathMtu,
+        final OobContext oob) throws IOException
+    {
+        final FutureTask<PingpongDest> task = new FutureTask<>(() -> exchange(pp, local, pathMtu, oob));
+        final Thread thread = new Thread(task, "jrxe-pingpong-exchange");
+        thread.setDaemon(true);
+        thread.start();
+        while (!task.isDone())
+        {
+            idle.idle(node.progress());
+        }
+        idle.reset();
+        try
+        {
+            return task.get();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted during the exchange", ex);
+        }
+        catch (final ExecutionException ex)
+        {
+            final Throwable cause = ex.getCause();
+            if (cause instanceof IOException)
+            {
+                throw (IOException)cause;
+            }
+            if (cause instanceof RuntimeException)
+            {
+                throw (RuntimeException)cause;
+            }
+            throw new IOException(cause);
         }
     }
 
