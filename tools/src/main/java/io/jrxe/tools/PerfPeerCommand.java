@@ -2,7 +2,7 @@ package io.jrxe.tools;
 
 import io.jrxe.ulp.oob.OobContext;
 import io.jrxe.ulp.oob.PerftestTest;
-import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -71,10 +71,10 @@ final class PerfPeerCommand implements Callable<Integer>
     {
         final PerftestPeer.Settings settings = settings(host, server, op, port, size, iters, txDepth, rxDepth,
             gidIndex, mtu, reportGbits, timeoutSeconds);
+        final IdleStrategy idle = nodeOptions.idleStrategy();
         try (VfioNode vfio = new VfioNode(nodeOptions))
         {
-            return PerftestPeer.run(vfio.node(), settings, new BackoffIdleStrategy(64, 16, 1_000, 50_000),
-                SystemNanoClock.INSTANCE, System.out);
+            return PerftestPeer.run(vfio.node(), settings, idle, SystemNanoClock.INSTANCE, System.out);
         }
     }
 

@@ -8,7 +8,6 @@ import io.jrxe.ulp.oob.OobContext;
 import io.jrxe.ulp.oob.PeerQpSettings;
 import io.jrxe.ulp.oob.PingpongDest;
 import io.jrxe.ulp.oob.PingpongExchange;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -87,10 +86,10 @@ final class PingpongCommand implements Callable<Integer>
     public Integer call()
     {
         checkOptions();
+        final IdleStrategy idle = nodeOptions.idleStrategy();
         try (VfioNode vfio = new VfioNode(nodeOptions))
         {
-            return run(vfio.node(), System.out, new BackoffIdleStrategy(64, 16, 1_000, 50_000),
-                SystemNanoClock.INSTANCE);
+            return run(vfio.node(), System.out, idle, SystemNanoClock.INSTANCE);
         }
     }
 

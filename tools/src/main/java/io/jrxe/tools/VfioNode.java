@@ -46,7 +46,7 @@ final class VfioNode implements AutoCloseable
                 .pcapWriter(writer);
             node = new RoceNode(new RoceNode.Context().nic(device).net(net).deviceName(options.name)
                 .rxe(new RxeContext().keySeed(System.nanoTime()))
-                .keepCountersFile(options.keepCounters));
+                .keepCountersFile(options.keepCounters).idleStrategy(options.idleStrategy()));
         }
         catch (final IOException ex)
         {

@@ -45,6 +45,20 @@ class PeerCommandArgsTest
     }
 
     @Test
+    void idleStrategiesByNameAndAClearErrorForOthers()
+    {
+        final NodeOptions options = new NodeOptions();
+        for (final String kind : new String[]{"backoff", "yield", "spin"})
+        {
+            options.idle = kind;
+            assertTrue(null != options.idleStrategy(), kind);
+        }
+        options.idle = "sleep";
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, options::idleStrategy);
+        assertTrue(ex.getMessage().contains("--idle must be backoff, yield or spin"), ex.getMessage());
+    }
+
+    @Test
     void commandsWithoutAVfioNicSayWhatIsMissing()
     {
         final PrintStream originalErr = System.err;
