@@ -204,8 +204,9 @@ JRXE_C_IP=10.9.0.3
 NIC_D_IP=10.9.0.4
 OOB_PORT=18515
 # Driver buffers must hold a whole frame: jumbo frames (--host-mtu) need bigger ones.
-JRXE_NODE_OPTS=()
-[ "${HOST_MTU:-1500}" -gt 1900 ] && JRXE_NODE_OPTS=(--buffer-size $(( (HOST_MTU + 14 + 64 + 1023) / 1024 * 1024 )))
+# Yield rather than park when idle: a park can last milliseconds on a TCG guest, and the peer times out.
+JRXE_NODE_OPTS=(--idle yield)
+[ "${HOST_MTU:-1500}" -gt 1900 ] && JRXE_NODE_OPTS+=(--buffer-size $(( (HOST_MTU + 14 + 64 + 1023) / 1024 * 1024 )))
 # jrxe counters that must stay 0 in a clean run against a well-behaved peer (retransmits, RNR NAKs and the
 # first packets sent before ARP resolves are not errors).
 JRXE_ERROR_COUNTERS="icrc_err bad_opcode bad_pkey bad_qpn bad_qkey bad_header_length bad_pad truncated bad_tver

@@ -74,7 +74,14 @@ final class PerfPeerCommand implements Callable<Integer>
         final IdleStrategy idle = nodeOptions.idleStrategy();
         try (VfioNode vfio = new VfioNode(nodeOptions))
         {
-            return PerftestPeer.run(vfio.node(), settings, idle, SystemNanoClock.INSTANCE, System.out);
+            try
+            {
+                return PerftestPeer.run(vfio.node(), settings, idle, SystemNanoClock.INSTANCE, System.out);
+            }
+            finally
+            {
+                vfio.printNicStats();
+            }
         }
     }
 

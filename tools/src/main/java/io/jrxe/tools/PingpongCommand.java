@@ -89,7 +89,14 @@ final class PingpongCommand implements Callable<Integer>
         final IdleStrategy idle = nodeOptions.idleStrategy();
         try (VfioNode vfio = new VfioNode(nodeOptions))
         {
-            return run(vfio.node(), System.out, idle, SystemNanoClock.INSTANCE);
+            try
+            {
+                return run(vfio.node(), System.out, idle, SystemNanoClock.INSTANCE);
+            }
+            finally
+            {
+                vfio.printNicStats();
+            }
         }
     }
 

@@ -73,6 +73,12 @@ final class VfioNode implements AutoCloseable
         return function.address();
     }
 
+    /** Prints the NIC's and the stack's counters as {@code jrxe nic}'s STATS line (drops show up there). */
+    void printNicStats()
+    {
+        NicCommand.printStats(node.stack());
+    }
+
     @Override
     public void close()
     {
