@@ -105,6 +105,9 @@ class RoceOverEmulatedNicsTest
             {
                 assertTrue(reader.deviceValue(RxeCounter.RCVD_PKTS) >= packets, "B received the SEND's packets");
                 assertEquals(0, reader.deviceValue(RxeCounter.ICRC_ERR));
+                final int slot = reader.findQp(b.qp.qpn());
+                assertTrue(slot >= 0, "B's QP has its own counters");
+                assertTrue(reader.qpValue(slot, RxeCounter.RCVD_PKTS.id()) >= packets, "counted on B's QP too");
             }
         }
     }

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
         NicCommand.class,
         DemoCommand.class,
         BenchCommand.class,
+        PerfCommand.class,
         PingpongCommand.class,
         PerfPeerCommand.class,
     })

@@ -21,12 +21,14 @@ public final class WireCounters extends SingleWriterCounters
     public static final int OVERFLOW = 8;
     /** Reordered frames released by the hold timeout because no successor came. */
     public static final int HOLD_TIMEOUTS = 9;
+    /** Copies dropped by the test hook {@link WireFilter}. */
+    public static final int FILTERED = 10;
 
-    static final int COUNT = 10;
+    static final int COUNT = 11;
 
     WireCounters()
     {
         super("frames_in", "frames_queued", "frames_out", "lost", "corrupted", "duplicated", "reordered",
-            "delayed", "overflow", "hold_timeouts");
+            "delayed", "overflow", "hold_timeouts", "filtered");
     }
 }

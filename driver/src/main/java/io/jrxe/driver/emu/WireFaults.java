@@ -34,6 +34,7 @@ public final class WireFaults
     private long delayMinNs;
     private long delayMaxNs;
     private long reorderHoldNs = 1_000_000;
+    private WireFilter filter;
 
     /** A perfect wire. */
     public static WireFaults none()
@@ -147,7 +148,23 @@ public final class WireFaults
         return this;
     }
 
-    /** A copy, so a wire is not affected by later changes to this object. */
+    public WireFilter filter()
+    {
+        return filter;
+    }
+
+    /**
+     * A test hook that drops chosen frames before the random faults apply (default none). The wire keeps this
+     * object (a copy of the faults shares it), so a stateful filter can change what it drops while traffic runs,
+     * from the thread(s) driving the devices.
+     */
+    public WireFaults filter(final WireFilter filter)
+    {
+        this.filter = filter;
+        return this;
+    }
+
+    /** A copy, so a wire is not affected by later changes to this object (the filter is shared, not copied). */
     public WireFaults copy()
     {
         final WireFaults c = new WireFaults();
@@ -160,6 +177,7 @@ public final class WireFaults
         c.delayMinNs = delayMinNs;
         c.delayMaxNs = delayMaxNs;
         c.reorderHoldNs = reorderHoldNs;
+        c.filter = filter;
         return c;
     }
 
@@ -167,7 +185,8 @@ public final class WireFaults
     public String toString()
     {
         return "seed=" + seed + " loss=" + loss + " corrupt=" + corrupt + " duplicate=" + duplicate +
-            " reorder=" + reorder + " delay=" + delay + " [" + delayMinNs + ".." + delayMaxNs + "] ns";
+            " reorder=" + reorder + " delay=" + delay + " [" + delayMinNs + ".." + delayMaxNs + "] ns" +
+            (null != filter ? " filter=" + filter : "");
     }
 
     private static double checkProbability(final String name, final double p)

@@ -43,6 +43,9 @@ final class WireLink implements ControlledMessageHandler
     private final long delayMinNs;
     private final long delaySpanNs;
     private final long reorderHoldNs;
+    private final WireFilter filter;
+    private final int source;
+    private final int destination;
 
     // source side: a frame held back by reorder
     private final UnsafeBuffer held;
@@ -71,6 +74,9 @@ final class WireLink implements ControlledMessageHandler
         this.delayMinNs = faults.delayMinNs();
         this.delaySpanNs = faults.delayMaxNs() - faults.delayMinNs();
         this.reorderHoldNs = faults.reorderHoldNs();
+        this.filter = faults.filter();
+        this.source = source;
+        this.destination = destination;
         this.held = new UnsafeBuffer(new byte[maxFrameLength]);
     }
 
@@ -101,6 +107,12 @@ final class WireLink implements ControlledMessageHandler
         final double uDelayAmount = random.nextDouble();
         final long bits = random.nextLong();
 
+        if (null != filter && filter.drop(source, destination, frame, offset, length))
+        {
+            counters.increment(WireCounters.FILTERED);
+            releaseHeld(nowNs);
+            return;
+        }
         if (uLoss < loss)
         {
             counters.increment(WireCounters.LOST);

@@ -123,6 +123,31 @@ class EmulatedWireTest
     }
 
     @Test
+    void filterDropsChosenFramesWithoutShiftingTheRandomFaults()
+    {
+        // no reorder here (a held frame makes the next frame's fate depend on whether the held one was dropped)
+        // and no corruption (it can rewrite the sequence number the filter and the comparison go by)
+        final WireFaults faults = new WireFaults().seed(11).loss(0.05).duplicate(0.05);
+        final List<Delivery> unfiltered = run(wire(faults), 1000);
+        final List<int[]> seen = new ArrayList<>();
+        final WireFilter dropMultiplesOfSeven = (source, destination, buffer, offset, length) ->
+        {
+            seen.add(new int[]{source, destination});
+            return 0 == buffer.getInt(offset + SEQ_AT) % 7;
+        };
+        final EmulatedWire filtered = wire(faults.copy().filter(dropMultiplesOfSeven));
+        final List<Delivery> got = run(filtered, 1000);
+
+        final List<Delivery> expected = new ArrayList<>(unfiltered);
+        expected.removeIf(d -> 0 == d.seq() % 7);
+        assertEquals(expected, got, "the other frames see the same faults as without the filter");
+        assertEquals(1000, seen.size());
+        assertTrue(seen.stream().allMatch(ends -> 0 == ends[0] && 1 == ends[1]), "called for the 0 -> 1 link");
+        assertEquals(143, filtered.counters(0, 1).get(FILTERED));
+        assertEquals(1000, filtered.counters(0, 1).get(FRAMES_IN));
+    }
+
+    @Test
     void decisionsOfOneKindDoNotDependOnAnotherKindsProbability()
     {
         final List<Integer> corruptedAlone = corruptedSeqs(run(wire(new WireFaults().seed(7).corrupt(0.1)), 2000));

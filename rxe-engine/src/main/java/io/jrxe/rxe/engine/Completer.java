@@ -4,6 +4,7 @@ import io.jrxe.rxe.proto.Aeth;
 import io.jrxe.rxe.proto.AtomicAckEth;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Psn;
+import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.MrAccess;
 import io.jrxe.rxe.verbs.MrStatus;
 import io.jrxe.rxe.verbs.QpState;
@@ -69,6 +70,7 @@ final class Completer
             onNak(c, psn, syndrome);
             return;
         }
+        counters.increment(c, Opcode.isReadResponse(opcode) ? RxeCounter.READ_RESP_RCVD : RxeCounter.ACKS_RCVD);
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         final SendWqe wqe = ackBefore(c, ring, psn);
         if (null == wqe)
@@ -89,7 +91,7 @@ final class Completer
         }
         else
         {
-            counters.increment(RxeCounter.BAD_OPCODE);
+            counters.increment(c, RxeCounter.BAD_OPCODE);
         }
     }
 
@@ -123,6 +125,7 @@ final class Completer
             if (expectsData(wqe.opcode()))
             {
                 // implicit NAK: a later response overtook this READ/atomic's response, so that one was lost
+                counters.increment(c, RxeCounter.IMPLIED_NAK_SEQ_ERR);
                 fastRetry(c);
                 return null;
             }
@@ -170,7 +173,7 @@ final class Completer
         // every READ response packet but the last carries exactly one path MTU; the last ends the message
         if (offset != wqe.bytesDone() || (end ? offset + len != length : (len != c.mtu || offset + len >= length)))
         {
-            counters.increment(RxeCounter.TRUNCATED);
+            counters.increment(c, RxeCounter.TRUNCATED);
             fastRetry(c);
             return;
         }
@@ -223,7 +226,7 @@ final class Completer
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         if (Aeth.isRnrNak(syndrome))
         {
-            counters.increment(RxeCounter.RCVD_RNR_ERR);
+            counters.increment(c, RxeCounter.RCVD_RNR_ERR);
             if (c.waitRnr)
             {
                 return; // already backing off for this PSN
@@ -235,7 +238,7 @@ final class Completer
             }
             if (0 == c.rnrRetry)
             {
-                counters.increment(RxeCounter.RETRY_RNR_EXCEEDED_ERR);
+                counters.increment(c, RxeCounter.RETRY_RNR_EXCEEDED_ERR);
                 fail(c, wqe, WcStatus.RNR_RETRY_EXC_ERR);
                 return;
             }
@@ -251,7 +254,7 @@ final class Completer
         }
         if (Aeth.NAK_PSN_SEQ_ERROR == syndrome)
         {
-            counters.increment(RxeCounter.RCVD_SEQ_ERR);
+            counters.increment(c, RxeCounter.RCVD_SEQ_ERR);
             // the NAK PSN is the responder's ePSN: everything before it arrived (implicit ACK)
             final SendWqe wqe = nakBefore(c, ring, psn);
             if (null != wqe)
@@ -260,6 +263,7 @@ final class Completer
             }
             return;
         }
+        counters.increment(c, RxeCounter.NAK_RCVD);
         final SendWqe wqe = nakBefore(c, ring, psn);
         if (null == wqe)
         {
@@ -303,6 +307,7 @@ final class Completer
         {
             return; // the RNR timer restarts the transfer (rxe defers a timeout that fires during RNR wait)
         }
+        counters.increment(c, RxeCounter.LOCAL_ACK_TIMEOUT_ERR);
         retry(c);
     }
 
@@ -336,7 +341,7 @@ final class Completer
         final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
         if (0 == c.retryCnt)
         {
-            counters.increment(RxeCounter.RETRY_EXCEEDED_ERR);
+            counters.increment(c, RxeCounter.RETRY_EXCEEDED_ERR);
             final SendWqe wqe = c.compIndex < ring.producerPosition() ? ring.slot(c.compIndex) : null;
             if (null != wqe)
             {
@@ -349,7 +354,7 @@ final class Completer
             return;
         }
         c.retryCnt--;
-        counters.increment(RxeCounter.COMPLETER_RETRY_ERR);
+        counters.increment(c, RxeCounter.COMPLETER_RETRY_ERR);
         c.needRetry = true;
         engine.rearmRetransmit(c);
         engine.schedule(c);
@@ -447,7 +452,10 @@ final class Completer
             8 : (int)wqe.length();
         wc.reset().wrId(wqe.wrId()).status(status).opcode(WcOpcode.ofWrOpcode(op)).byteLen(byteLength)
             .qpNum(c.qpn);
-        c.qp.sendCq().post(wc, false);
+        if (-Errno.EBUSY == c.qp.sendCq().post(wc, false))
+        {
+            counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)
+        }
     }
 
     /** READ and atomics wait for data from the responder; everything else completes on an ACK. */

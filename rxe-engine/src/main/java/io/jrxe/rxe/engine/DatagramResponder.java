@@ -40,7 +40,7 @@ final class DatagramResponder
     {
         if (!Opcode.isOnly(p.opcode))
         {
-            counters.increment(RxeCounter.BAD_OPCODE);
+            counters.increment(c, RxeCounter.BAD_OPCODE);
             return;
         }
         if (!recv.take(c))
@@ -67,7 +67,7 @@ final class DatagramResponder
             flags |= WcFlags.WITH_IMM;
             imm = immDt.wrap(p.buffer, p.at(Opcode.immDtOffset(p.opcode))).immediate();
         }
-        counters.increment(RxeCounter.RDMA_RECVS);
+        counters.increment(c, RxeCounter.RDMA_RECVS);
         final WorkCompletion wc = recv.completion();
         wc.reset().wrId(c.recvWrId).status(status.code()).opcode(WcOpcode.RECV)
             .byteLen(GRH_LENGTH + p.payloadLength).qpNum(c.qpn).srcQp(srcQp).wcFlags(flags).immData(imm)

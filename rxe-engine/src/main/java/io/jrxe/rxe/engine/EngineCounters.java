@@ -5,9 +5,15 @@ import io.jrxe.rxe.stats.RxeCounter;
 
 /**
  * The engine's statistics, indexed by {@link RxeCounter} (rxe hw_counters names plus jrxe's drop reasons). Written
- * by the engine thread only. Each update goes to a plain in-engine array (read by {@link #get} on the engine
- * thread, e.g. in tests) and, when configured, to a {@link CounterSet} of the mmapped counters file so tools read
- * it from another process.
+ * by the engine thread only. Each update goes to a plain in-engine array of device totals (read by {@link #get} on
+ * the engine thread, e.g. in tests) and, when configured, to the mmapped counters file so tools read it from
+ * another process: an update that belongs to a QP goes to the QP's {@link CounterSet} (held by its
+ * {@link QpContext}), which forwards it to the device set; an update from before a QP is known (ICRC, bad header,
+ * unknown QPN) or of QP1 goes to the device set only.
+ * <pre>
+ *  increment(c, X)  -> values[X]++ ; c.counterSet.X++ -> parent (device set).X++
+ *  increment(X)     -> values[X]++ ;                     device set.X++
+ * </pre>
  */
 public final class EngineCounters
 {
@@ -58,29 +64,40 @@ public final class EngineCounters
         this.mirror = set;
     }
 
+    /** Counts a device event: one that happened before a QP was known, or that belongs to no QP. */
     void increment(final RxeCounter counter)
     {
-        values[counter.id()]++;
-        final CounterSet set = mirror;
-        if (null != set)
-        {
-            set.increment(counter);
-        }
+        add(null, counter, 1L);
     }
 
-    void add(final RxeCounter counter, final long delta)
+    /** Counts an event of QP {@code c}; null counts it on the device only. */
+    void increment(final QpContext c, final RxeCounter counter)
+    {
+        add(c, counter, 1L);
+    }
+
+    /** Adds to a counter of QP {@code c} (and so to the device total); null adds to the device only. */
+    void add(final QpContext c, final RxeCounter counter, final long delta)
     {
         values[counter.id()] += delta;
-        final CounterSet set = mirror;
+        final CounterSet set = null != c && null != c.counterSet ? c.counterSet : mirror;
         if (null != set)
         {
-            set.add(counter, delta);
+            set.add(counter.id(), delta);
         }
     }
 
-    void sentPacket(final int udpPayloadLength)
+    /** A packet handed to the NIC, of QP {@code c} or, if null, of QP1. */
+    void sentPacket(final QpContext c, final int udpPayloadLength)
     {
-        increment(RxeCounter.SENT_PKTS);
-        add(RxeCounter.SENT_BYTES, udpPayloadLength);
+        add(c, RxeCounter.SENT_PKTS, 1L);
+        add(c, RxeCounter.SENT_BYTES, udpPayloadLength);
+    }
+
+    /** A packet taken from the wire, of QP {@code c} or, if null, dropped before its QP was known (or of QP1). */
+    void receivedPacket(final QpContext c, final int udpPayloadLength)
+    {
+        add(c, RxeCounter.RCVD_PKTS, 1L);
+        add(c, RxeCounter.RCVD_BYTES, udpPayloadLength);
     }
 }

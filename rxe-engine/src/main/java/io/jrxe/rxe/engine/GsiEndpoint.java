@@ -95,7 +95,7 @@ public final class GsiEndpoint
         {
             throw new IllegalArgumentException("MAD length " + length + " does not fit one packet");
         }
-        if (!tx.begin(dstGidHi, dstGidLo))
+        if (!tx.begin(null, dstGidHi, dstGidLo))
         {
             return false;
         }

@@ -1,6 +1,7 @@
 package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.proto.Opcode;
+import io.jrxe.rxe.stats.CounterSet;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
@@ -26,6 +27,11 @@ final class QpContext
     final QpType type;
     /** {@link Opcode#QP_RC}, {@link Opcode#QP_UC} or {@link Opcode#QP_UD} (GSI uses UD opcodes). */
     final int opcodeQpType;
+    /**
+     * The QP's slot in the counters file (its updates also reach the device set), or null when the engine has no
+     * counters file; see {@link EngineCounters#increment(QpContext, io.jrxe.rxe.stats.RxeCounter)}.
+     */
+    final CounterSet counterSet;
 
     // attributes taken over from modify, engine thread copy
     QpState state = QpState.RESET;
@@ -57,6 +63,8 @@ final class QpContext
     boolean retriedSinceProgress;
     /** The last run stopped because the packet pool was empty. */
     boolean txStalled;
+    /** One past the highest PSN sent so far: a request before it is a retransmission. */
+    int sentPsnLimit;
 
     // completer (rxe_comp_info)
     long compIndex;
@@ -70,6 +78,10 @@ final class QpContext
     int respMsn;
     int respOpcode = Opcode.NONE;
     boolean sentPsnNak;
+    /** An ACK waits for the end of the receive batch (coalesced, ResponderOutput.flushAcks). */
+    boolean ackPending;
+    int ackPendingPsn;
+    int ackPendingMsn;
     /** UC: drop packets until the next FIRST/ONLY after a gap or error . */
     boolean ucDropMessage;
     /** The receive WQE being filled by a multi-packet SEND (copied out of the RQ/SRQ ring). */
@@ -98,13 +110,19 @@ final class QpContext
     /** Destroyed or detached: ignore everything. */
     boolean detached;
 
-    QpContext(final int slot, final QueuePair qp, final int maxRecvSge, final int maxDestRdAtomicCap)
+    QpContext(
+        final int slot,
+        final QueuePair qp,
+        final int maxRecvSge,
+        final int maxDestRdAtomicCap,
+        final CounterSet counterSet)
     {
         this.slot = slot;
         this.qp = qp;
         this.qpn = qp.qpn();
         this.type = qp.type();
         this.opcodeQpType = opcodeQpType(type);
+        this.counterSet = counterSet;
         this.recvSgl = new SgeList(Math.max(1, maxRecvSge));
         this.resources = new ResponderResources(maxDestRdAtomicCap);
     }

@@ -13,9 +13,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * to the {@link Responder}, responses to the {@link Completer} and QP1 MADs to the {@link GsiEndpoint}. Anything
  * malformed is counted by reason and dropped; nothing thrown escapes.
  * <pre>
- *  ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad, MTU) -> QPN/QP1 -> opcode vs QP type
- *       -> QP state -> (UD: Q_Key) -> request ? responder : completer
+ *  IP length -> ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad, MTU) -> QPN/QP1
+ *       -> opcode vs QP type -> QP state -> (UD: Q_Key) -> rcvd_pkts -> request ? responder : completer
  * </pre>
+ * As in rxe (rxe_rcv), {@code rcvd_pkts}/{@code rcvd_bytes} count the packets that passed every check; each
+ * dropped packet is counted once, under its reason.
  */
 final class Receiver
 {
@@ -29,6 +31,10 @@ final class Receiver
     private final Bth bth = new Bth();
     private final Deth deth = new Deth();
     private final RxePacket pkt = new RxePacket();
+    /** The QP the packet being processed belongs to, once its destination QP is found; null before. */
+    private QpContext rcvdQp;
+    /** The packet being processed arrived with ECN Congestion Experienced. */
+    private boolean rcvdCe;
 
     Receiver(
         final RxeEngine engine,
@@ -54,8 +60,8 @@ final class Receiver
         final int payloadLength,
         final int ipVersion)
     {
-        counters.increment(RxeCounter.RCVD_PKTS);
-        counters.add(RxeCounter.RCVD_BYTES, payloadLength);
+        rcvdQp = null;
+        rcvdCe = false;
         try
         {
             process(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
@@ -68,6 +74,13 @@ final class Receiver
         }
         finally
         {
+            // ECN CE is a mark of the IP layer, counted whether or not the packet is then accepted: on its QP once
+            // the QP is known, on the device for QP1 and early drops (rcvd_pkts is counted by accepted()).
+            if (rcvdCe)
+            {
+                counters.increment(rcvdQp, RxeCounter.ECN_MARKED_PKTS);
+            }
+            rcvdQp = null;
             pkt.buffer = null;
         }
     }
@@ -87,7 +100,15 @@ final class Receiver
             counters.increment(RxeCounter.TRUNCATED);
             return;
         }
-        if (!icrc.check(buffer, ipOffset, payloadOffset + payloadLength - ipOffset))
+        rcvdCe = isCongestionExperienced(buffer, ipOffset, ipVersion);
+        // the ICRC ends the IP packet and the UDP datagram alike: an IP length that disagrees is a bad header
+        final int ipLength = payloadOffset + payloadLength - ipOffset;
+        if (Icrc.ipPacketLength(buffer, ipOffset, ipLength) != ipLength)
+        {
+            counters.increment(RxeCounter.BAD_IP_HEADER);
+            return;
+        }
+        if (buffer.getInt(ipOffset + ipLength - Icrc.LENGTH, Icrc.WIRE_ORDER) != icrc.compute(buffer, ipOffset, ipLength))
         {
             counters.increment(RxeCounter.ICRC_ERR);
             return;
@@ -117,10 +138,17 @@ final class Receiver
         }
         final int headerLength = Opcode.headerLength(opcode);
         final int pad = bth.padCnt();
-        final int dataLength = payloadLength - headerLength - pad - Icrc.LENGTH;
-        if (dataLength < 0 || (!Opcode.hasPayload(opcode) && (0 != dataLength || 0 != pad)))
+        final int afterHeaders = payloadLength - headerLength - Icrc.LENGTH;
+        if (afterHeaders < 0 || (!Opcode.hasPayload(opcode) && 0 != afterHeaders))
         {
-            counters.increment(RxeCounter.TRUNCATED);
+            counters.increment(RxeCounter.BAD_HEADER_LENGTH);
+            return;
+        }
+        // IBA ch. 9 PadCnt: pad bytes make the payload a multiple of 4; they cannot exceed the bytes present
+        final int dataLength = afterHeaders - pad;
+        if (dataLength < 0 || 0 != (afterHeaders & 3) || (!Opcode.hasPayload(opcode) && 0 != pad))
+        {
+            counters.increment(RxeCounter.BAD_PAD);
             return;
         }
 
@@ -144,7 +172,7 @@ final class Receiver
         {
             if (Opcode.QP_UD != Opcode.qpType(opcode) || !Opcode.isRequest(opcode))
             {
-                counters.increment(RxeCounter.BAD_OPCODE);
+                counters.increment(RxeCounter.BAD_QP_TYPE); // QP1 takes UD SENDs only
                 return;
             }
             deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
@@ -153,6 +181,7 @@ final class Receiver
                 counters.increment(RxeCounter.BAD_QKEY);
                 return;
             }
+            accepted(null, payloadLength); // QP1 has no counter set of its own: the device's
             gsi.onReceive(p, deth.srcQp());
             return;
         }
@@ -163,21 +192,22 @@ final class Receiver
             counters.increment(RxeCounter.BAD_QPN);
             return;
         }
-        if (Opcode.qpType(opcode) != qp.opcodeQpType)
+        rcvdQp = qp; // from here on every count is the QP's (its set forwards to the device's)
+        if (Opcode.qpType(opcode) != qp.opcodeQpType) // rxe check_type_state
         {
-            counters.increment(RxeCounter.BAD_OPCODE);
+            counters.increment(qp, RxeCounter.BAD_QP_TYPE);
             return;
         }
         if (p.payloadLength > qp.mtu) // packets longer than the path MTU are malformed (rxe check_length)
         {
-            counters.increment(RxeCounter.TRUNCATED);
+            counters.increment(qp, RxeCounter.TRUNCATED);
             return;
         }
         if (Opcode.isRequest(opcode))
         {
             if (!qp.canReceiveRequests())
             {
-                counters.increment(RxeCounter.QP_NOT_READY);
+                counters.increment(qp, RxeCounter.QP_NOT_READY);
                 return;
             }
             if (qp.isDatagram())
@@ -185,23 +215,45 @@ final class Receiver
                 deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
                 if (deth.qkey() != qp.qkey) // IBA ch. 10: a UD Q_Key mismatch is silently dropped
                 {
-                    counters.increment(RxeCounter.BAD_QKEY);
+                    counters.increment(qp, RxeCounter.BAD_QKEY);
                     return;
                 }
+                accepted(qp, payloadLength);
                 datagrams.onDatagram(qp, p, deth.srcQp());
                 return;
             }
+            accepted(qp, payloadLength);
             responder.onRequest(qp, p);
         }
         else
         {
             if (!qp.canReceiveResponses() || !qp.isRc())
             {
-                counters.increment(RxeCounter.QP_NOT_READY);
+                counters.increment(qp, RxeCounter.QP_NOT_READY);
                 return;
             }
+            accepted(qp, payloadLength);
             completer.onResponse(qp, p);
         }
+    }
+
+    /** The packet passed every check: rcvd_pkts/rcvd_bytes on its QP (and so the device), or the device's for QP1. */
+    private void accepted(final QpContext qp, final int payloadLength)
+    {
+        counters.receivedPacket(qp, payloadLength);
+    }
+
+    /**
+     * RFC 3168 §5: ECN is the low two bits of the IPv4 TOS byte / IPv6 Traffic Class, CE = 0b11.
+     * <pre>
+     *  IPv4 byte 1:      | DSCP (6) | ECN (2) |
+     *  IPv6 bytes 0..1:  | ver (4) | DSCP (6) | ECN (2) | flow label ... |
+     * </pre>
+     */
+    private static boolean isCongestionExperienced(final UnsafeBuffer buffer, final int ipOffset, final int ipVersion)
+    {
+        final int ecn = 4 == ipVersion ? buffer.getByte(ipOffset + 1) & 3 : (buffer.getByte(ipOffset + 1) >> 4) & 3;
+        return 3 == ecn;
     }
 
     private static void sourceGid(final UnsafeBuffer buffer, final int ipOffset, final int ipVersion, final RxePacket p)

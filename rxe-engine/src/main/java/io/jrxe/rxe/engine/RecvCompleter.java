@@ -1,6 +1,8 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.RecvWqe;
 import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.WcFlags;
@@ -21,12 +23,14 @@ import org.agrona.DirectBuffer;
 final class RecvCompleter
 {
     private final SgeCopier copier;
+    private final EngineCounters counters;
     private final WorkCompletion wc = new WorkCompletion();
     private boolean solicitedPending;
 
-    RecvCompleter(final SgeCopier copier)
+    RecvCompleter(final SgeCopier copier, final EngineCounters counters)
     {
         this.copier = copier;
+        this.counters = counters;
     }
 
     /**
@@ -129,7 +133,10 @@ final class RecvCompleter
     {
         c.recvActive = false;
         final CompletionQueue cq = c.qp.recvCq();
-        cq.post(wc, solicitedPending);
+        if (-Errno.EBUSY == cq.post(wc, solicitedPending))
+        {
+            counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)
+        }
         solicitedPending = false;
     }
 }

@@ -154,7 +154,7 @@ final class Requester
             // success). We complete it with LOC_LEN_ERR instead: silently dropping data is worse for users.
             wqe.state(SendWqe.STATE_ERROR).status(WcStatus.LOC_LEN_ERR.code());
             c.reqIndex++;
-            counters.increment(RxeCounter.SEND_ERR);
+            counters.increment(c, RxeCounter.SEND_ERR);
             engine.completer().retire(c);
             return 0;
         }
@@ -214,7 +214,7 @@ final class Requester
             destQpn = c.destQpn;
             sport = c.udpSport;
         }
-        if (!tx.begin(dgidHi, dgidLo))
+        if (!tx.begin(c, dgidHi, dgidLo))
         {
             return -1;
         }
@@ -245,7 +245,10 @@ final class Requester
             return 0;
         }
         final int transportLength = Opcode.headerLength(reqOpcode) + payload;
-        tx.finish(dgidHi, dgidLo, sport, transportLength, pad); // a refused packet counts as lost
+        if (tx.finish(dgidHi, dgidLo, sport, transportLength, pad)) // a refused packet counts as lost
+        {
+            countRequest(c, kind, psn);
+        }
 
         c.reqOpcode = reqOpcode;
         if (isSegmented(kind))
@@ -256,6 +259,10 @@ final class Requester
         else
         {
             c.reqPsn = Psn.next(wqe.lastPsn());
+        }
+        if (Psn.after(c.reqPsn, c.sentPsnLimit))
+        {
+            c.sentPsnLimit = c.reqPsn;
         }
         if (last)
         {
@@ -268,13 +275,30 @@ final class Requester
         return 1;
     }
 
+    /** Counts a request packet by kind, and as a retransmission if go-back-N resent a PSN sent before. */
+    private void countRequest(final QpContext c, final int kind, final int psn)
+    {
+        if (Psn.before(psn, c.sentPsnLimit))
+        {
+            counters.increment(c, RxeCounter.RETRANSMITTED_PKTS);
+        }
+        if (Opcode.KIND_READ == kind)
+        {
+            counters.increment(c, RxeCounter.READ_REQ_SENT);
+        }
+        else if (Opcode.KIND_COMPARE_SWAP == kind || Opcode.KIND_FETCH_ADD == kind)
+        {
+            counters.increment(c, RxeCounter.ATOMIC_REQ_SENT);
+        }
+    }
+
     private void onMessageSent(final QpContext c, final SendWqe wqe, final int kind)
     {
         c.reqOpcode = Opcode.NONE;
         c.reqIndex++;
         if (Opcode.KIND_SEND == kind || Opcode.KIND_SEND_WITH_IMM == kind || Opcode.KIND_SEND_WITH_INV == kind)
         {
-            counters.increment(RxeCounter.RDMA_SENDS);
+            counters.increment(c, RxeCounter.RDMA_SENDS);
         }
         if (c.isRc())
         {
@@ -418,7 +442,7 @@ final class Requester
     private void failWqe(final QpContext c, final SendWqe wqe, final WcStatus status)
     {
         wqe.state(SendWqe.STATE_ERROR).status(status.code());
-        counters.increment(RxeCounter.SEND_ERR);
+        counters.increment(c, RxeCounter.SEND_ERR);
         engine.completer().retire(c);
         engine.fail(c);
     }

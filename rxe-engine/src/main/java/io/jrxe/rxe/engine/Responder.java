@@ -79,7 +79,7 @@ final class Responder
         final int d = Psn.diff(p.psn, c.respPsn);
         if (d > 0)
         {
-            counters.increment(RxeCounter.OUT_OF_SEQ_REQUEST);
+            counters.increment(c, RxeCounter.OUT_OF_SEQ_REQUEST);
             // IBA "NAK once": one PSN sequence error NAK per gap, later OOS packets are silently dropped
             if (!c.sentPsnNak)
             {
@@ -97,7 +97,7 @@ final class Responder
         {
             // still answering an earlier READ: responses must stay in PSN order, so this request is dropped
             // (not NAKed) and the requester's retransmission brings it back
-            counters.increment(RxeCounter.ACK_DEFERRED);
+            counters.increment(c, RxeCounter.ACK_DEFERRED);
             return;
         }
         c.sentPsnNak = false;
@@ -119,7 +119,7 @@ final class Responder
             c.writeResid = 0;
             c.recvBytes = 0;
             c.ucDropMessage = !Opcode.isStartOfMessage(p.opcode);
-            counters.increment(RxeCounter.OUT_OF_SEQ_REQUEST);
+            counters.increment(c, RxeCounter.OUT_OF_SEQ_REQUEST);
         }
         c.respPsn = Psn.next(p.psn);
         if (c.ucDropMessage)
@@ -152,6 +152,7 @@ final class Responder
         final int mask = p.mask;
         if (!Opcode.isValidNext(c.respOpcode, opcode)) // IBA ch. 9 opcode sequence check (rxe check_op_seq)
         {
+            counters.increment(c, RxeCounter.OPCODE_SEQ_ERR);
             return Aeth.NAK_INVALID_REQUEST;
         }
         // rxe check_op_valid: the QP must enable the remote operation (class C "unsupported opcode" error)
@@ -208,6 +209,10 @@ final class Responder
         }
         if (0 != status && Aeth.ACK_UNLIMITED != status)
         {
+            if (Aeth.NAK_REMOTE_ACCESS_ERROR == status)
+            {
+                counters.increment(c, RxeCounter.RKEY_VIOLATION);
+            }
             if (c.isRc())
             {
                 nakAndFail(c, p, status);
@@ -235,7 +240,7 @@ final class Responder
         }
         if (c.isRc() && p.ackReq)
         {
-            out.sendAck(c, Aeth.ACK_UNLIMITED, p.psn);
+            out.ack(c, p.psn); // coalesced with later ones of the same receive batch
         }
     }
 
@@ -280,7 +285,7 @@ final class Responder
                 }
                 flags |= WcFlags.WITH_INVALIDATE;
             }
-            counters.increment(RxeCounter.RDMA_RECVS);
+            counters.increment(c, RxeCounter.RDMA_RECVS);
             if (p.solicited)
             {
                 recv.solicited(c);
@@ -348,6 +353,7 @@ final class Responder
         {
             return Aeth.NAK_REMOTE_ACCESS_ERROR;
         }
+        counters.increment(c, RxeCounter.READ_REQ_RCVD);
         final int packets = (int)Math.max(1, (length + c.mtu - 1) / c.mtu);
         final ResponderResources res = c.resources;
         final int r = res.allocate(ResponderResources.READ, p.psn, Psn.add(p.psn, packets - 1));
@@ -391,6 +397,7 @@ final class Responder
         {
             original = target.getAndAddLong(0, atomicEth.swapAdd());
         }
+        counters.increment(c, RxeCounter.ATOMIC_REQ_RCVD);
         // remember the result so a duplicate is answered without executing again
         final int r = c.resources.allocate(ResponderResources.ATOMIC, p.psn, p.psn);
         c.resources.atomicResult[r] = original;
@@ -434,7 +441,7 @@ final class Responder
 
     private void onDuplicate(final QpContext c, final RxePacket p)
     {
-        counters.increment(RxeCounter.DUPLICATE_REQUEST);
+        counters.increment(c, RxeCounter.DUPLICATE_REQUEST);
         final int mask = p.mask;
         if (0 != (mask & Opcode.READ_MASK))
         {
@@ -454,6 +461,7 @@ final class Responder
                 return;
             }
             // replay from the retried PSN with the re-issued RETH (rxe duplicate_request for READ)
+            counters.increment(c, RxeCounter.DUPLICATE_RESP_REPLAYED);
             out.startRead(c, r, p.psn, va, length);
             runReads(c, Integer.MAX_VALUE);
             return;
@@ -463,6 +471,7 @@ final class Responder
             final int r = c.resources.find(p.psn);
             if (r >= 0 && ResponderResources.ATOMIC == c.resources.type[r])
             {
+                counters.increment(c, RxeCounter.DUPLICATE_RESP_REPLAYED);
                 out.sendAtomicAck(c, p.psn, c.resources.atomicResult[r]); // never executed twice
             }
             return;
@@ -489,6 +498,7 @@ final class Responder
         if (sent < 0)
         {
             // the MR vanished while answering: remote access error at the PSN being answered
+            counters.increment(c, RxeCounter.RKEY_VIOLATION);
             out.sendAck(c, Aeth.NAK_REMOTE_ACCESS_ERROR, c.readPsn);
             engine.fail(c);
             return 0;
@@ -506,7 +516,7 @@ final class Responder
         {
             return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (rxe drops the message)
         }
-        counters.increment(RxeCounter.SEND_RNR_ERR);
+        counters.increment(c, RxeCounter.SEND_RNR_ERR);
         // the RNR NAK carries our min_rnr_timer; the PSN is the request that found no WQE. The
         // packets behind it are then silently dropped (no sequence NAK) until the requester retries this PSN.
         final int syndrome = Aeth.rnrNakSyndrome(c.minRnrTimer);

@@ -15,6 +15,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * What the responder transmits: ACK/NAK/RNR NAK packets, atomic ACKs and RDMA READ responses (rxe send_ack,
  * send_atomic_ack, read_reply). READ responses are generated from a per-QP cursor so that a long READ can be
  * spread over several duty cycles when transmit buffers run short.
+ * <p>
+ * Coalesced ACKs (IBA 9.7.5.1.1: an ACK acknowledges its PSN and every earlier one): while the engine processes
+ * a receive batch ({@link #coalesce(boolean)}), the plain ACK a request asks for is only noted per QP, each later
+ * one replacing it; {@link #flushAcks()} sends one ACK per QP when the batch ends. Anything else the QP sends
+ * (NAK, atomic ACK, READ response, a duplicate's re-ACK) sends the noted ACK first, so PSNs stay in order on the
+ * wire. A stream of small messages then costs one ACK per batch instead of one per message, as hardware does;
+ * rxe sends one per message.
  * <pre>
  *  ACK / NAK:      | BTH (ACKNOWLEDGE, PSN) | AETH (syndrome, MSN) |
  *  atomic ACK:     | BTH (ATOMIC_ACKNOWLEDGE) | AETH | AtomicAckETH (original value) |
@@ -29,12 +36,75 @@ final class ResponderOutput
     private final Bth bth = new Bth();
     private final Aeth aeth = new Aeth();
     private final AtomicAckEth atomicAckEth = new AtomicAckEth();
+    private final QpContext[] pending;
+    private int pendingCount;
+    private boolean coalescing;
 
-    ResponderOutput(final Transmitter tx, final MrAccess mr, final EngineCounters counters)
+    ResponderOutput(final Transmitter tx, final MrAccess mr, final EngineCounters counters, final int maxQps)
     {
         this.tx = tx;
         this.mr = mr;
         this.counters = counters;
+        this.pending = new QpContext[maxQps];
+    }
+
+    /**
+     * Starts or ends a receive batch: while on, plain ACKs are coalesced until {@link #flushAcks()}.
+     */
+    void coalesce(final boolean on)
+    {
+        coalescing = on;
+    }
+
+    /**
+     * Acknowledges a request that asked for it ({@code AckReq}): at once, or at the end of the receive batch.
+     *
+     * @param psn PSN of the acknowledged request
+     */
+    void ack(final QpContext c, final int psn)
+    {
+        if (!coalescing)
+        {
+            sendAck(c, Opcode.ACKNOWLEDGE, Aeth.ACK_UNLIMITED, psn, c.respMsn, 0);
+            return;
+        }
+        if (!c.ackPending)
+        {
+            c.ackPending = true;
+            pending[pendingCount++] = c;
+        }
+        c.ackPendingPsn = psn;
+        c.ackPendingMsn = c.respMsn;
+    }
+
+    /**
+     * Sends the ACKs noted during the receive batch, one per QP.
+     *
+     * @return ACKs sent
+     */
+    int flushAcks()
+    {
+        final int count = pendingCount;
+        for (int i = 0; i < count; i++)
+        {
+            final QpContext c = pending[i];
+            pending[i] = null;
+            flushAck(c);
+        }
+        pendingCount = 0;
+        return count;
+    }
+
+    private void flushAck(final QpContext c)
+    {
+        if (c.ackPending)
+        {
+            c.ackPending = false;
+            if (!c.detached)
+            {
+                sendAck(c, Opcode.ACKNOWLEDGE, Aeth.ACK_UNLIMITED, c.ackPendingPsn, c.ackPendingMsn, 0);
+            }
+        }
     }
 
     /**
@@ -45,30 +115,53 @@ final class ResponderOutput
      */
     void sendAck(final QpContext c, final int syndrome, final int psn)
     {
-        sendAck(c, Opcode.ACKNOWLEDGE, syndrome, psn, 0);
+        flushAck(c);
+        sendAck(c, Opcode.ACKNOWLEDGE, syndrome, psn, c.respMsn, 0);
     }
 
     void sendAtomicAck(final QpContext c, final int psn, final long original)
     {
-        sendAck(c, Opcode.ATOMIC_ACKNOWLEDGE, Aeth.ACK_UNLIMITED, psn, original);
+        flushAck(c);
+        sendAck(c, Opcode.ATOMIC_ACKNOWLEDGE, Aeth.ACK_UNLIMITED, psn, c.respMsn, original);
     }
 
-    private void sendAck(final QpContext c, final int opcode, final int syndrome, final int psn, final long original)
+    private void sendAck(
+        final QpContext c, final int opcode, final int syndrome, final int psn, final int msn, final long original)
     {
-        if (!tx.begin(c.dgidHi, c.dgidLo))
+        if (!tx.begin(c, c.dgidHi, c.dgidLo))
         {
-            counters.increment(RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester recovers
+            counters.increment(c, RxeCounter.ACK_DEFERRED); // lost like a dropped packet; the requester recovers
             return;
         }
         final UnsafeBuffer buf = tx.buffer();
         final int b = tx.bthOffset;
         bth.wrap(buf, b).init(opcode, false, 0, RoceV2.DEFAULT_PKEY, c.destQpn, false, psn);
-        aeth.wrap(buf, b + Opcode.aethOffset(opcode)).init(syndrome, c.respMsn);
+        aeth.wrap(buf, b + Opcode.aethOffset(opcode)).init(syndrome, msn);
         if (Opcode.ATOMIC_ACKNOWLEDGE == opcode)
         {
             atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(opcode)).origRemoteData(original);
         }
-        tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0);
+        if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0))
+        {
+            countAck(c, syndrome);
+        }
+    }
+
+    /** RNR NAKs are counted where the responder decides on them (send_rnr_err), the rest here as they leave. */
+    private void countAck(final QpContext c, final int syndrome)
+    {
+        if (Aeth.isAck(syndrome))
+        {
+            counters.increment(c, RxeCounter.ACKS_SENT);
+        }
+        else if (Aeth.NAK_PSN_SEQ_ERROR == syndrome)
+        {
+            counters.increment(c, RxeCounter.SEQ_NAK_SENT);
+        }
+        else if (!Aeth.isRnrNak(syndrome))
+        {
+            counters.increment(c, RxeCounter.NAK_SENT);
+        }
     }
 
     /**
@@ -91,6 +184,7 @@ final class ResponderOutput
      */
     int continueRead(final QpContext c, final int budget)
     {
+        flushAck(c);
         int sent = 0;
         while (c.readResource >= 0 && sent < budget)
         {
@@ -98,9 +192,9 @@ final class ResponderOutput
             final boolean first = c.readPsn == c.readFirstPsn;
             final boolean last = payload == c.readResid;
             final int opcode = readResponseOpcode(first, last);
-            if (!tx.begin(c.dgidHi, c.dgidLo))
+            if (!tx.begin(c, c.dgidHi, c.dgidLo))
             {
-                counters.increment(RxeCounter.ACK_DEFERRED);
+                counters.increment(c, RxeCounter.ACK_DEFERRED);
                 break;
             }
             final UnsafeBuffer buf = tx.buffer();
@@ -124,7 +218,10 @@ final class ResponderOutput
                     return -1;
                 }
             }
-            tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad);
+            if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad))
+            {
+                counters.increment(c, RxeCounter.READ_RESP_SENT);
+            }
             sent++;
             c.readPsn = Psn.next(c.readPsn);
             c.readVa += payload;

@@ -5,6 +5,7 @@ import io.jrxe.rxe.net.RxePacketSink;
 import io.jrxe.rxe.net.RxePoller;
 import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.stats.CounterSet;
+import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.verbs.AsyncEvent;
 import io.jrxe.rxe.verbs.MemoryWindow;
 import io.jrxe.rxe.verbs.MrAccess;
@@ -62,6 +63,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         private int qpPacketBudget = 64;
         private Consumer<Throwable> errorHandler;
         private CounterSet counterSet;
+        private CountersFile countersFile;
 
         /** @return the clock of the transport timers (default {@link SystemNanoClock}) */
         public NanoClock nanoClock()
@@ -199,12 +201,31 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
 
         /**
          * @param value a device counter set of the mmapped {@code CountersFile}; every engine counter update is
-         *              mirrored into it (single writer: the engine thread)
+         *              mirrored into it (single writer: the engine thread); default the {@link #countersFile}'s
+         *              device set 0
          * @return this
          */
         public Context counterSet(final CounterSet value)
         {
             counterSet = value;
+            return this;
+        }
+
+        /** @return the file per-QP counter sets are allocated from, may be null */
+        public CountersFile countersFile()
+        {
+            return countersFile;
+        }
+
+        /**
+         * @param value the mmapped counters file: each QP gets its own counter set in it (parent: the
+         *              {@link #counterSet}) from its first modify until it is destroyed, so {@code jrxe stat --qp}
+         *              shows it; null (default) counts per device only
+         * @return this
+         */
+        public Context countersFile(final CountersFile value)
+        {
+            countersFile = value;
             return this;
         }
 
@@ -247,6 +268,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             {
                 throw new IllegalStateException("timerTickNs and ticksPerWheel must be powers of two");
             }
+            if (null != countersFile && null == counterSet)
+            {
+                counterSet = countersFile.deviceSet(0);
+            }
             return this;
         }
     }
@@ -261,6 +286,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Requester requester;
     private final Completer completer;
     private final Responder responder;
+    private final ResponderOutput responderOutput;
     private final Receiver receiver;
     private final GsiEndpoint gsi;
     private final RecvCompleter recv;
@@ -299,10 +325,11 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.mr = new MrAccess(device.mrTable());
         this.tx = new Transmitter(ctx.packetIo(), counters);
         final SgeCopier copier = new SgeCopier(mr);
-        this.recv = new RecvCompleter(copier);
+        this.recv = new RecvCompleter(copier, counters);
         this.requester = new Requester(this, tx, mr, counters);
         this.completer = new Completer(this, mr, counters);
-        this.responder = new Responder(this, new ResponderOutput(tx, mr, counters), recv, mr, counters);
+        this.responderOutput = new ResponderOutput(tx, mr, counters, maxQps);
+        this.responder = new Responder(this, responderOutput, recv, mr, counters);
         this.gsi = new GsiEndpoint(tx, counters);
         this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer,
             gsi);
@@ -354,7 +381,16 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         work += doorbell.drain(doorbellHandler, ctx.maxQps());
         if (null != poller)
         {
-            work += poller.poll();
+            responderOutput.coalesce(true);
+            try
+            {
+                work += poller.poll();
+            }
+            finally
+            {
+                responderOutput.coalesce(false);
+                responderOutput.flushAcks();
+            }
         }
         work += timers.poll(nowNs, timerHandler, ctx.maxQps());
         work += runQps(ctx.packetBudget());
@@ -412,7 +448,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             if (null == existing || existing.qp != qp)
             {
                 final int newSlot = allocateSlot(qp);
-                context = new QpContext(newSlot, qp, Math.max(1, maxRecvSge(qp)), 1);
+                context = new QpContext(newSlot, qp, Math.max(1, maxRecvSge(qp)), 1, allocateCounterSet(qp));
                 pendingContexts[newSlot] = context;
                 qpnToSlot.set(qp.qpn(), newSlot + 1);
             }
@@ -702,6 +738,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         {
             c.reqPsn = cmd.sqPsn;
             c.compPsn = cmd.sqPsn;
+            c.sentPsnLimit = cmd.sqPsn;
         }
         if (0 != (mask & QpAttrMask.RETRY_CNT) || QpState.RTS == cmd.to && QpState.RTS != previous)
         {
@@ -745,6 +782,24 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         {
             freeSlots[freeSlotCount++] = c.slot;
         }
+        if (null != c.counterSet)
+        {
+            ctx.countersFile().freeQp(c.counterSet); // engine thread: nothing updates the set after detach
+        }
+    }
+
+    /**
+     * Control thread, when a QP's context is created: its counter set in the file (zeroed, named by its QPN), or
+     * null without a file. The context carries it to the engine thread through the command queue.
+     */
+    private CounterSet allocateCounterSet(final QueuePair qp)
+    {
+        final CountersFile file = ctx.countersFile();
+        if (null == file || file.isClosed())
+        {
+            return null;
+        }
+        return file.allocateQp(qp.qpn(), QpContext.opcodeQpType(qp.type()), ctx.counterSet());
     }
 
     private int allocateSlot(final QueuePair qp)

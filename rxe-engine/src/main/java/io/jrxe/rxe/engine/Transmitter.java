@@ -10,11 +10,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Builds outgoing packets in {@link RxePacketIo} buffers: {@link #begin} hands out a buffer with the BTH offset,
  * the caller writes BTH, extension headers and payload, {@link #finish} adds pad, lets the stack prepend
- * Ethernet/IP/UDP, computes the ICRC over the result and queues it. Engine thread only; allocation free.
+ * Ethernet/IP/UDP, computes the ICRC over the result and queues it. The packet is counted (sent, or failed) on
+ * the QP named at {@link #begin}. Engine thread only; allocation free.
  * <pre>
- *  begin(ipv6) ->  buffer, bthOffset
- *                  | BTH | ext | payload | (pad) | (ICRC) |
- *  finish(...)  ->  io.prepare(...) fills | Eth | IP | UDP | in front, then ICRC, then io.send(id)
+ *  begin(qp, gid)   ->  buffer, bthOffset
+ *                       | BTH | ext | payload | (pad) | (ICRC) |
+ *  finish(...)      ->  io.prepare(...) fills | Eth | IP | UDP | in front, then ICRC, then io.send(id)
  * </pre>
  */
 final class Transmitter
@@ -32,6 +33,8 @@ final class Transmitter
     /** Offset of its BTH in {@link #buffer()}. */
     int bthOffset;
     private boolean ipv6;
+    /** The QP the packet being built is counted on, null for QP1. */
+    private QpContext owner;
 
     Transmitter(final RxePacketIo io, final EngineCounters counters)
     {
@@ -59,23 +62,25 @@ final class Transmitter
     /**
      * Starts a packet to a destination GID.
      *
+     * @param owner the QP whose counters the packet (and a failure to send it) goes to; null for QP1
      * @return false if no tx buffer is free or the destination's MAC is still being resolved (the caller retries
      * later)
      */
-    boolean begin(final long dstGidHi, final long dstGidLo)
+    boolean begin(final QpContext owner, final long dstGidHi, final long dstGidLo)
     {
         if (io.awaitingNeighbor(dstGidHi, dstGidLo))
         {
-            counters.increment(RxeCounter.TX_WAIT_NEIGHBOR);
+            counters.increment(owner, RxeCounter.TX_WAIT_NEIGHBOR);
             return false;
         }
         final int id = io.allocTx();
         if (id < 0)
         {
-            counters.increment(RxeCounter.TX_NO_BUFFER);
+            counters.increment(owner, RxeCounter.TX_NO_BUFFER);
             return false;
         }
         this.id = id;
+        this.owner = owner;
         this.ipv6 = !RxePacketIo.isIpv4Mapped(dstGidHi, dstGidLo);
         this.bthOffset = pool.dataOffset(id) + (ipv6 ? udpPayloadOffsetV6 : udpPayloadOffsetV4);
         return true;
@@ -92,7 +97,9 @@ final class Transmitter
         final long dstGidHi, final long dstGidLo, final int srcUdpPort, final int transportLength, final int pad)
     {
         final int id = this.id;
+        final QpContext owner = this.owner;
         this.id = -1;
+        this.owner = null;
         for (int i = 0; i < pad; i++)
         {
             buffer.putByte(bthOffset + transportLength + i, (byte)0);
@@ -101,7 +108,7 @@ final class Transmitter
         if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength))
         {
             pool.free(id);
-            counters.increment(RxeCounter.SEND_ERR);
+            counters.increment(owner, RxeCounter.SEND_ERR);
             return false;
         }
         final int ipOffset = bthOffset - RoceV2.UDP_HEADER_LENGTH -
@@ -110,11 +117,11 @@ final class Transmitter
         if (!icrc.generate(buffer, ipOffset, available))
         {
             pool.free(id);
-            counters.increment(RxeCounter.SEND_ERR);
+            counters.increment(owner, RxeCounter.SEND_ERR);
             return false;
         }
         io.send(id);
-        counters.sentPacket(udpPayloadLength);
+        counters.sentPacket(owner, udpPayloadLength);
         return true;
     }
 
@@ -125,6 +132,7 @@ final class Transmitter
         {
             pool.free(id);
             id = -1;
+            owner = null;
         }
     }
 }

@@ -168,7 +168,7 @@ public final class RoceNode implements AutoCloseable
             .maxQps(ctx.maxQps);
         if (null != counters)
         {
-            engineCtx.counterSet(counters.deviceSet(0));
+            engineCtx.countersFile(counters).counterSet(counters.deviceSet(0)); // per-QP sets under the device's
         }
         if (null != ctx.errorHandler)
         {

@@ -16,9 +16,16 @@ import java.util.zip.CRC32;
  *  |  for LRH) | checksum; IPv6 traffic     |                  | = 0xFF           |                         |
  *  |           | class, flow label, hop lim |                  |                  |                         |
  *  +-----------+----------------------------+------------------+------------------+-------------------------+
- *  ^ pseudo-header: copied into a scratch array and masked; the packet itself is never modified.
+ *  ^ 8 bytes before the IP header (the end of the Ethernet header) stand in for the LRH
  * </pre>
  * The 32-bit result follows the pad little-endian (least significant byte first).
+ * <p>
+ * In a {@link MutableDirectBuffer} with at least 8 bytes before the IP header (every packet of a packet pool) the
+ * variant fields and those 8 bytes are masked in place, the CRC runs in one pass over the contiguous bytes, and
+ * everything is restored before returning: one call of the CRC intrinsic instead of two, and no copy, which
+ * halves the cost for small packets. The packet must not be read by another thread meanwhile (it is the
+ * engine's: not yet handed to the NIC, or already received). Otherwise the pseudo-header is copied into a
+ * scratch array, masked there, and the packet is not written.
  * <p>
  * Allocates nothing per packet: the CRC engine, the scratch pseudo-header and, for off-heap memory without a
  * {@link ByteBuffer}, a copy chunk are reused. For a buffer over a direct {@link ByteBuffer} a duplicate view is
@@ -111,6 +118,10 @@ public final class Icrc
      */
     public int compute(final DirectBuffer buffer, final int ipOffset, final int ipPacketLength)
     {
+        if (ipOffset >= PREFIX_LENGTH && buffer instanceof MutableDirectBuffer)
+        {
+            return computeInPlace((MutableDirectBuffer)buffer, ipOffset, ipPacketLength);
+        }
         final int ipHeaderLength = 4 == (buffer.getByte(ipOffset) & 0xF0) >>> 4 ?
             (buffer.getByte(ipOffset) & 0x0F) * 4 : RoceV2.IPV6_HEADER_LENGTH;
         final int pseudoLength = ipHeaderLength + RoceV2.UDP_HEADER_LENGTH + Bth.LENGTH;
@@ -165,6 +176,50 @@ public final class Icrc
             return false;
         }
         return buffer.getInt(ipOffset + length - LENGTH, WIRE_ORDER) == compute(buffer, ipOffset, length);
+    }
+
+    private int computeInPlace(final MutableDirectBuffer buffer, final int ipOffset, final int ipPacketLength)
+    {
+        final int first = buffer.getByte(ipOffset);
+        final boolean ipv6 = 6 == (first & 0xF0) >>> 4;
+        final int ipHeaderLength = ipv6 ? RoceV2.IPV6_HEADER_LENGTH : (first & 0x0F) * 4;
+        final int start = ipOffset - PREFIX_LENGTH;
+        final int ipWord = ipOffset + (ipv6 ? 4 : 8); // v4: TTL, protocol, checksum; v6: length, next, hop limit
+        final int udpChecksum = ipOffset + ipHeaderLength + 6;
+        final int bthByte4 = ipOffset + ipHeaderLength + RoceV2.UDP_HEADER_LENGTH + Bth.FECN_BECN_OFFSET;
+
+        final long savedPrefix = buffer.getLong(start);
+        final int savedIpWord0 = buffer.getInt(ipOffset);
+        final int savedIpWord = buffer.getInt(ipWord);
+        final short savedUdpChecksum = buffer.getShort(udpChecksum);
+        final byte savedBthByte4 = buffer.getByte(bthByte4);
+
+        buffer.putLong(start, -1L);
+        if (ipv6)
+        {
+            buffer.putByte(ipOffset, (byte)(first | 0x0F));  // traffic class, high nibble
+            buffer.putByte(ipOffset + 1, (byte)0xFF);        // traffic class low nibble, flow label high nibble
+            buffer.putShort(ipOffset + 2, (short)0xFFFF);    // flow label
+            buffer.putByte(ipOffset + 7, (byte)0xFF);        // hop limit
+        }
+        else
+        {
+            buffer.putByte(ipOffset + 1, (byte)0xFF);        // TOS (DSCP + ECN)
+            buffer.putByte(ipOffset + 8, (byte)0xFF);        // TTL
+            buffer.putShort(ipOffset + 10, (short)0xFFFF);   // header checksum
+        }
+        buffer.putShort(udpChecksum, (short)0xFFFF);
+        buffer.putByte(bthByte4, (byte)0xFF);
+
+        crc.reset();
+        update(buffer, start, PREFIX_LENGTH + ipPacketLength - LENGTH);
+
+        buffer.putLong(start, savedPrefix);
+        buffer.putInt(ipOffset, savedIpWord0);
+        buffer.putInt(ipWord, savedIpWord);
+        buffer.putShort(udpChecksum, savedUdpChecksum);
+        buffer.putByte(bthByte4, savedBthByte4);
+        return (int)crc.getValue();
     }
 
     private static void maskIpHeader(final byte[] ph, final int ipHeaderLength)

@@ -43,7 +43,7 @@ public final class CountersFile implements AutoCloseable
     private final int qpSlots;
     private final int qpSectionOffset;
     private final int qpSlotLength;
-    private boolean closed;
+    private volatile boolean closed;
 
     /**
      * Configuration of a counters file, with defaults.
@@ -339,17 +339,25 @@ public final class CountersFile implements AutoCloseable
     }
 
     /**
-     * Returns a QP's slot; the set must no longer be updated. Freeing a detached set does nothing.
+     * Returns a QP's slot; the set must no longer be updated. Freeing a detached set does nothing, and so does
+     * freeing after {@link #close()}: a closed file keeps showing the QPs that were live when the engine stopped.
      *
      * @param set a set from {@link #allocateQp}
      */
     public void freeQp(final CounterSet set)
     {
-        checkOpen();
-        if (set.slot() >= 0)
+        if (!closed && set.slot() >= 0)
         {
             buffer.putIntOrdered(qpSectionOffset + set.slot() * qpSlotLength + QP_STATE_OFFSET, QP_FREE);
         }
+    }
+
+    /**
+     * @return true once {@link #close()} was called; {@link #allocateQp} then refuses
+     */
+    public boolean isClosed()
+    {
+        return closed;
     }
 
     /**

@@ -33,7 +33,7 @@ public enum RxeCounter
     COMPLETER_RETRY_ERR(10, "completer_retry_err", "retries started by the completer"),
     /** Packets the NIC could not take. */
     SEND_ERR(11, "send_err", "transmit failures"),
-    /** Link went down. */
+    /** Link went down (not yet counted: the engine sees no link events). */
     LINK_DOWNED(12, "link_downed", "link down events"),
     /** RDMA operation requests sent (rxe counts requests of RDMA READ/WRITE messages). */
     RDMA_SENDS(13, "rdma_sends", "RDMA operation requests sent"),
@@ -77,9 +77,9 @@ public enum RxeCounter
     NAK_SENT(31, "nak_sent", "invalid request / access / operational NAKs sent"),
     /** Other NAKs received. */
     NAK_RCVD(32, "nak_rcvd", "invalid request / access / operational NAKs received"),
-    /** ACK packets sent (explicit Acknowledge opcodes). */
+    /** ACK packets sent: Acknowledge with an ACK syndrome and Atomic Acknowledge. */
     ACKS_SENT(33, "acks_sent", "ACK packets sent"),
-    /** ACK packets received. */
+    /** ACK packets (Acknowledge with an ACK syndrome, Atomic Acknowledge) received for something outstanding. */
     ACKS_RCVD(34, "acks_rcvd", "ACK packets received"),
     /** RDMA READ requests sent. */
     READ_REQ_SENT(35, "read_req_sent", "RDMA READ requests sent"),
@@ -95,13 +95,13 @@ public enum RxeCounter
     ATOMIC_REQ_RCVD(40, "atomic_req_rcvd", "atomic requests received"),
     /** READ responses / atomic ACKs replayed for a duplicate request from the responder's resource cache. */
     DUPLICATE_RESP_REPLAYED(41, "duplicate_resp_replayed", "responses replayed for duplicate READ/atomic"),
-    /** Request packets sent again (go-back-N after timeout or NAK). */
+    /** Request packets sent again (go-back-N after timeout or NAK): PSNs below the highest PSN sent. */
     RETRANSMITTED_PKTS(42, "retransmitted_pkts", "request packets retransmitted"),
     /** Retransmit timer expiries (mlx5 local_ack_timeout_err). */
     LOCAL_ACK_TIMEOUT_ERR(43, "local_ack_timeout_err", "retransmit timer expiries"),
     /** ACKs whose PSN implied a lost READ/atomic response (mlx5 implied_nak_seq_err). */
     IMPLIED_NAK_SEQ_ERR(44, "implied_nak_seq_err", "ACKs implying a lost READ/atomic response"),
-    /** Congestion notification packets sent. */
+    /** Congestion notification packets sent (always 0: jrxe does not implement DCQCN). */
     CNP_SENT(45, "cnp_sent", "CNPs sent"),
     /** Congestion notification packets received. */
     CNP_RCVD(46, "cnp_rcvd", "CNPs received"),

@@ -19,10 +19,13 @@ import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.WorkCompletion;
+import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.BufferUtil;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -50,17 +53,27 @@ final class EnginePair implements AutoCloseable
 
     EnginePair(final long seed, final int poolBuffers)
     {
-        wire = new MemoryWire(seed, IP_A, IP_B, poolBuffers);
-        a = new Side("A", IP_A, wire.a());
-        b = new Side("B", IP_B, wire.b());
+        this(seed, poolBuffers, null);
     }
 
-    /** One side: device, engine, PD, CQs. */
+    /**
+     * @param countersDirectory where each side writes its counters file (device names "A" and "B"), or null for
+     *                          in-engine counters only
+     */
+    EnginePair(final long seed, final int poolBuffers, final Path countersDirectory)
+    {
+        wire = new MemoryWire(seed, IP_A, IP_B, poolBuffers);
+        a = new Side("A", IP_A, wire.a(), countersDirectory);
+        b = new Side("B", IP_B, wire.b(), countersDirectory);
+    }
+
+    /** One side: device, engine, PD, CQs, and optionally a counters file. */
     final class Side
     {
         final String name;
         final int ip;
         final RxeDevice device;
+        final CountersFile countersFile;
         final RxeEngine engine;
         final ProtectionDomain pd;
         final CompletionQueue sendCq;
@@ -68,7 +81,7 @@ final class EnginePair implements AutoCloseable
         final MemoryWire.Endpoint endpoint;
         final WorkCompletion[] polled = new WorkCompletion[64];
 
-        Side(final String name, final int ip, final MemoryWire.Endpoint endpoint)
+        Side(final String name, final int ip, final MemoryWire.Endpoint endpoint, final Path countersDirectory)
         {
             this.name = name;
             this.ip = ip;
@@ -77,8 +90,10 @@ final class EnginePair implements AutoCloseable
                 .maxSrq(4).netdevMtu(9000).keySeed(ip));
             device.gidTable().setIpv4(1, ip);
             device.gidTable().set(2, MemoryWire.Endpoint.IPV6_GID_HI, ip & 0xffff_ffffL);
+            countersFile = null == countersDirectory ? null : CountersFile.create(
+                new CountersFile.Context().deviceName(name).directory(countersDirectory).qpSlots(64));
             engine = new RxeEngine(new RxeEngine.Context().nanoClock(clock).packetIo(endpoint).poller(endpoint)
-                .maxQps(32).errorHandler(internalErrors::add), device);
+                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile), device);
             endpoint.sink(engine);
             pd = device.allocPd();
             sendCq = device.createCq(4096, null);
@@ -291,5 +306,6 @@ final class EnginePair implements AutoCloseable
     {
         a.engine.close();
         b.engine.close();
+        CloseHelper.closeAll(a.countersFile, b.countersFile);
     }
 }

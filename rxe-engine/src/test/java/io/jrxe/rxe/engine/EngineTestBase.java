@@ -4,6 +4,7 @@ import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import org.junit.jupiter.api.AfterEach;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +24,12 @@ abstract class EngineTestBase
     EngineTestBase(final long seed)
     {
         pair = new EnginePair(seed);
+    }
+
+    /** Both engines also write counters files ("A", "B") into {@code countersDirectory}. */
+    EngineTestBase(final long seed, final Path countersDirectory)
+    {
+        pair = new EnginePair(seed, 4096, countersDirectory);
     }
 
     @AfterEach

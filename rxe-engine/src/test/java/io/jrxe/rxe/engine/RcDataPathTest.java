@@ -87,6 +87,35 @@ class RcDataPathTest extends EngineTestBase
         assertEquals(0, pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR));
     }
 
+    @Test
+    void shouldCoalesceTheAcksOfAReceiveBatchIntoOne()
+    {
+        final int messages = 32;
+        final QueuePair[] qps = pair.connect(QpType.RC, 64, Mtu.MTU_1024, 100, 200, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(messages * 8, ALL);
+        final EnginePair.Region dst = pair.b.register(messages * 8, ALL);
+        fill(src, 0, messages * 8, 9);
+        SendWorkRequest first = null;
+        for (int i = messages - 1; i >= 0; i--)
+        {
+            pair.b.postRecv(qps[1], i, dst, 8 * (messages - 1 - i), 8);
+            first = sendWr(WrOpcode.SEND, i, src, 8 * i, 8).next(first);
+        }
+        pair.a.postSend(qps[0], first);
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == messages &&
+            pair.b.pollRecv(recvWcs).size() == messages, 1_000_000, 100_000);
+        for (int i = 0; i < messages; i++)
+        {
+            assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(i).status(), sendWcs.toString());
+            assertEquals(i, sendWcs.get(i).wrId(), "completions in order");
+            assertEquals(8, recvWcs.get(i).byteLen());
+        }
+        assertBytes(dst, 0, messages * 8, 9);
+        // the SENDs reach B in one receive batch: one cumulative ACK (IBA 9.7.5.1.1) instead of one per message
+        assertEquals(1, pair.wire.b().sent(), "ACK packets sent by B");
+        assertEquals(0, pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR));
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 4095, 4096, 4097, 100_000})
     void shouldWriteAndReadBackAtMtu4096(final int length)

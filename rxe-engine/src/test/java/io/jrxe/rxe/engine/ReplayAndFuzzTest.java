@@ -16,6 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Random;
 
 import static io.jrxe.rxe.engine.RcDataPathTest.assertBytes;
@@ -53,6 +54,15 @@ class ReplayAndFuzzTest extends EngineTestBase
         assertEquals(1001, remote.buffer.getLong(0, ByteOrder.nativeOrder()), "executed exactly once");
         assertEquals(2, pair.b.engine.counters().get(RxeCounter.DUPLICATE_REQUEST));
         assertEquals(2, pair.a.engine.counters().get(RxeCounter.COMPLETER_RETRY_ERR));
+        final EngineCounters a = pair.a.engine.counters();
+        final EngineCounters b = pair.b.engine.counters();
+        assertEquals(3, a.get(RxeCounter.ATOMIC_REQ_SENT));
+        assertEquals(2, a.get(RxeCounter.RETRANSMITTED_PKTS));
+        assertEquals(2, a.get(RxeCounter.LOCAL_ACK_TIMEOUT_ERR));
+        assertEquals(1, a.get(RxeCounter.ACKS_RCVD));
+        assertEquals(1, b.get(RxeCounter.ATOMIC_REQ_RCVD), "executed once");
+        assertEquals(2, b.get(RxeCounter.DUPLICATE_RESP_REPLAYED));
+        assertEquals(3, b.get(RxeCounter.ACKS_SENT), "atomic ACKs count as ACKs, the lost ones too");
     }
 
     @Test
@@ -70,6 +80,16 @@ class ReplayAndFuzzTest extends EngineTestBase
         assertEquals(WcStatus.SUCCESS.code(), sendWcs.get(0).status());
         assertBytes(local, 0, 10_000, 5);
         assertTrue(pair.b.engine.counters().get(RxeCounter.DUPLICATE_REQUEST) >= 1);
+        final EngineCounters a = pair.a.engine.counters();
+        final EngineCounters b = pair.b.engine.counters();
+        assertEquals(1, b.get(RxeCounter.READ_REQ_RCVD), "a retried READ is a duplicate, not a new request");
+        assertEquals(b.get(RxeCounter.DUPLICATE_REQUEST), b.get(RxeCounter.DUPLICATE_RESP_REPLAYED));
+        assertTrue(a.get(RxeCounter.RETRANSMITTED_PKTS) >= 1);
+        assertEquals(1 + a.get(RxeCounter.RETRANSMITTED_PKTS), a.get(RxeCounter.READ_REQ_SENT));
+        assertEquals(a.get(RxeCounter.SENT_PKTS), a.get(RxeCounter.READ_REQ_SENT), "A sent only READ requests");
+        assertEquals(b.get(RxeCounter.SENT_PKTS), b.get(RxeCounter.READ_RESP_SENT), "B sent only READ responses");
+        assertTrue(a.get(RxeCounter.READ_RESP_RCVD) >= 10, "every response PSN arrived at least once");
+        assertTrue(a.get(RxeCounter.READ_RESP_RCVD) <= b.get(RxeCounter.READ_RESP_SENT) - 2, "two were lost");
     }
 
     @Test
@@ -135,13 +155,111 @@ class ReplayAndFuzzTest extends EngineTestBase
         assertTrue(pair.b.engine.counters().get(RxeCounter.ICRC_ERR) > 1000);
     }
 
-    private interface HeaderWriter
+    @Test
+    void shouldCountEachMalformedPacketOnceUnderItsReason()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 50, 60, new EnginePair.QpTuning());
+        final EnginePair.Region remote = pair.b.register(4096, ALL);
+        final HeaderWriter rethTo = (buf, at) ->
+        {
+            buf.putLong(at, remote.address(), ByteOrder.BIG_ENDIAN);
+            buf.putInt(at + 8, remote.mr.rkey(), ByteOrder.BIG_ENDIAN);
+            buf.putInt(at + 12, 8, ByteOrder.BIG_ENDIAN);
+        };
+        final int qpn = qps[1].qpn();
+
+        final byte[] badIcrc = forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8);
+        badIcrc[badIcrc.length - 1] ^= 1;
+        expectDrop(badIcrc, RxeCounter.ICRC_ERR);
+
+        final byte[] tver = forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8);
+        tver[42 + 1] |= 1;
+        expectDrop(fixed(tver), RxeCounter.BAD_TVER);
+
+        expectDrop(forge(qpn, 0x15, 50, (buf, at) -> { }, 0, 0), RxeCounter.BAD_OPCODE);
+
+        final byte[] pkey = forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8);
+        pkey[42 + 2] = 0x12;
+        expectDrop(fixed(pkey), RxeCounter.BAD_PKEY);
+
+        // an ACK has no payload: 4 bytes after its AETH are a header length error
+        expectDrop(forge(qpn, Opcode.ACKNOWLEDGE, 60, (buf, at) -> { }, 4, 4), RxeCounter.BAD_HEADER_LENGTH);
+        // a WRITE_ONLY shorter than BTH + RETH
+        expectDrop(forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, (buf, at) -> { }, 8, 0), RxeCounter.BAD_HEADER_LENGTH);
+
+        // PadCnt 3 on a packet with no payload; then a payload that is not padded to 4 bytes
+        final byte[] pad = forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 0);
+        pad[42 + 1] = (byte)(3 << 4);
+        expectDrop(fixed(pad), RxeCounter.BAD_PAD);
+        final byte[] unaligned = forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8);
+        final byte[] cut = Arrays.copyOf(unaligned, unaligned.length - 1);
+        setLengths(cut);
+        expectDrop(fixed(cut), RxeCounter.BAD_PAD);
+
+        expectDrop(forge(qpn, Opcode.UD_SEND_ONLY, 50, (buf, at) -> { }, 8, 0), RxeCounter.BAD_QP_TYPE);
+        expectDrop(forge(qpn + 100, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8), RxeCounter.BAD_QPN);
+
+        // the IP header claims 4 bytes more than the UDP datagram holds
+        final byte[] ip = forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8);
+        final UnsafeBuffer ipBuf = new UnsafeBuffer(ip);
+        ipBuf.putShort(16, (short)((ipBuf.getShort(16, ByteOrder.BIG_ENDIAN) & 0xFFFF) - 4), ByteOrder.BIG_ENDIAN);
+        expectDrop(ip, RxeCounter.BAD_IP_HEADER);
+
+        // and the same request well formed is accepted and counted as received
+        final long received = pair.b.engine.counters().get(RxeCounter.RCVD_PKTS);
+        remote.buffer.setMemory(0, 8, (byte)7);
+        pair.wire.b().deliver(forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8));
+        pair.runIdle(MS, 5);
+        assertEquals(received + 1, pair.b.engine.counters().get(RxeCounter.RCVD_PKTS));
+        assertEquals(0, remote.buffer.getLong(0), "the forged WRITE wrote its zero payload");
+        assertEquals(QpState.RTS, qps[1].state());
+    }
+
+    private void expectDrop(final byte[] frame, final RxeCounter reason)
+    {
+        final long[] before = new long[RxeCounter.count()];
+        for (int id = 0; id < before.length; id++)
+        {
+            before[id] = pair.b.engine.counters().get(RxeCounter.byId(id));
+        }
+        pair.wire.b().deliver(frame);
+        for (int id = 0; id < before.length; id++)
+        {
+            final RxeCounter c = RxeCounter.byId(id);
+            final long delta = pair.b.engine.counters().get(c) - before[id];
+            if (c == reason)
+            {
+                assertEquals(1, delta, reason + " counted once");
+            }
+            else
+            {
+                assertEquals(0, delta, "dropped as " + reason + " yet counted as " + c);
+            }
+        }
+    }
+
+    /** Recomputes the ICRC after an edit of a covered field. */
+    private static byte[] fixed(final byte[] frame)
+    {
+        fixIcrc(frame);
+        return frame;
+    }
+
+    /** Sets the IP total length and UDP length from the frame's size. */
+    private static void setLengths(final byte[] frame)
+    {
+        final UnsafeBuffer buf = new UnsafeBuffer(frame);
+        buf.putShort(16, (short)(frame.length - 14), ByteOrder.BIG_ENDIAN);
+        buf.putShort(38, (short)(frame.length - 34), ByteOrder.BIG_ENDIAN);
+    }
+
+    interface HeaderWriter
     {
         void write(UnsafeBuffer buffer, int at);
     }
 
     /** Builds Eth + IPv4 + UDP + BTH + extension header + payload + valid ICRC, from A to B. */
-    private static byte[] forge(
+    static byte[] forge(
         final int destQpn, final int opcode, final int psn, final HeaderWriter ext, final int extLength,
         final int payload)
     {
@@ -165,7 +283,7 @@ class ReplayAndFuzzTest extends EngineTestBase
         return frame;
     }
 
-    private static void fixIcrc(final byte[] frame)
+    static void fixIcrc(final byte[] frame)
     {
         new Icrc().generate(new UnsafeBuffer(frame), 14, frame.length - 14);
     }

@@ -106,6 +106,32 @@ class IcrcTest
         assertEquals(UC_SEND_IPV6, toHex(out));
     }
 
+    @ParameterizedTest
+    @EnumSource(Memory.class)
+    void shouldMaskInPlaceAndRestoreEveryByte(final Memory memory)
+    {
+        for (final String vector : new String[]{UC_SEND_IPV4, UC_SEND_IPV6})
+        {
+            final byte[] packet = Hex.bytes(vector);
+            final int ip = 8 + RoceV2.ETH_HEADER_LENGTH - 8; // exactly 8 bytes before the IP header: in place
+            final UnsafeBuffer buffer = place(memory, packet, ip);
+            for (int i = 0; i < ip; i++)
+            {
+                buffer.putByte(i, (byte)(0x11 * i + 3));
+            }
+            final byte[] before = new byte[buffer.capacity()];
+            buffer.getBytes(0, before);
+            final int expected = UC_SEND_IPV4 == vector ? 0xf353f378 : 0x3b745b3e;
+            assertEquals(expected, icrc.compute(buffer, ip, packet.length));
+            assertTrue(icrc.check(buffer, ip, packet.length));
+            final byte[] after = new byte[buffer.capacity()];
+            buffer.getBytes(0, after);
+            assertEquals(toHex(before), toHex(after), "the packet and the bytes before it are restored");
+            // a read-only buffer takes the copying path: the same value
+            assertEquals(expected, icrc.compute(HeaderFlyweightTest.readOnly(buffer), ip, packet.length));
+        }
+    }
+
     @Test
     void shouldCoverIpv4OptionsUnmasked()
     {

@@ -1,0 +1,338 @@
+package io.jrxe.tools;
+
+import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.verbs.Mtu;
+import io.jrxe.rxe.verbs.WrOpcode;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code jrxe perf}: perftest-style bandwidth and latency of jrxe's RC transport between two in-process nodes on
+ * emulated NICs, with the CPU time and bytes allocated per message of every thread in steady state.
+ */
+@Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "RC bandwidth (perftest ib_*_bw style) or latency (--lat, ib_*_lat style) between two jrxe nodes on " +
+            "emulated NICs in this JVM, with CPU and bytes allocated per message of every thread.",
+        "Thread layouts: node = one thread per node running its device and engine (default); split = a thread " +
+            "per engine and per device; shared = one thread for both engines, one for both devices; " +
+            "single = everything on the application thread (also --single-thread)."})
+final class PerfCommand implements Callable<Integer>
+{
+    /** Operations. */
+    enum Op
+    {
+        send(WrOpcode.SEND, "Send"),
+        write(WrOpcode.RDMA_WRITE, "RDMA_Write"),
+        read(WrOpcode.RDMA_READ, "RDMA_Read"),
+        atomic(WrOpcode.ATOMIC_FETCH_AND_ADD, "Atomic FETCH_AND_ADD");
+
+        final int wrOpcode;
+        final String title;
+
+        Op(final int wrOpcode, final String title)
+        {
+            this.wrOpcode = wrOpcode;
+            this.title = title;
+        }
+    }
+
+    @Option(names = "--op", description = "send, write, read or atomic (default: ${DEFAULT-VALUE})")
+    Op op = Op.write;
+
+    @Option(names = "--size", description = "message size in bytes (default: 65536, 2 with --lat; atomic: 8)")
+    Integer size;
+
+    @Option(names = "--iters", description = "measured messages per QP (default: 20000, 100000 with --lat)")
+    Long iters;
+
+    @Option(names = "--warmup", description = "messages per QP before measuring (default: 20000)")
+    long warmup = 20_000;
+
+    @Option(names = "--qps", description = "QPs (bandwidth only) (default: ${DEFAULT-VALUE})")
+    int qpCount = 1;
+
+    @Option(names = "--mtu", description = "path MTU 256..4096 (default: ${DEFAULT-VALUE})")
+    int mtu = 4096;
+
+    @Option(names = "--lat", description = "latency test instead of bandwidth")
+    boolean latency;
+
+    @Option(names = "--tx-depth", description = "outstanding WRs per QP (default: ${DEFAULT-VALUE})")
+    int txDepth = 128;
+
+    @Option(names = "--rx-depth", description = "receives kept posted for SEND (default: ${DEFAULT-VALUE})")
+    int rxDepth = 512;
+
+    @Option(names = "--cq-mod", description = "signal every Nth WR (default: ${DEFAULT-VALUE})")
+    int cqMod = 64;
+
+    @Option(names = "--inline", description = "max inline bytes: SEND/WRITE of at most this size go inline " +
+        "(default: 236 with --lat, else 0, as perftest)")
+    Integer inline;
+
+    @Option(names = "--layout", description = "node, split, shared or single (default: ${DEFAULT-VALUE})")
+    PerfThreads.Layout layout = PerfThreads.Layout.node;
+
+    @Option(names = "--single-thread", description = "same as --layout single")
+    boolean singleThread;
+
+    @Option(names = "--idle", description = "idle strategy of every thread: spin, yield or backoff " +
+        "(default: ${DEFAULT-VALUE})")
+    PerfThreads.Idle idle = PerfThreads.Idle.yield;
+
+    @Option(names = "--app-idle", description = "idle strategy of the application thread while it waits: spin, " +
+        "yield or backoff (default: the --idle one for --lat, else backoff)")
+    PerfThreads.Idle appIdle;
+
+    @Option(names = "--timeout", description = "seconds before a stuck run fails (default: ${DEFAULT-VALUE})")
+    double timeout = 120;
+
+    @Override
+    public Integer call()
+    {
+        final Settings s = validate();
+        final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
+        try (RocePair pair = new RocePair(WireFaults.none(), s.pathMtu, inFlight, null, Throwable::printStackTrace))
+        {
+            pair.resolve(5_000_000_000L);
+            final RcQps qps = new RcQps(pair, s.qps);
+            final PerfBuffers buffers = new PerfBuffers(qps, s.size);
+            try (PerfThreads threads = new PerfThreads(pair, s.layout, idle, s.appIdle))
+            {
+                final long deadline = System.nanoTime() + (long)(timeout * 1e9);
+                final List<ThreadMeter> meters = meters(threads);
+                printHeader(s, threads);
+                if (latency)
+                {
+                    runLatency(s, qps, buffers, threads, meters, deadline);
+                }
+                else
+                {
+                    runBandwidth(s, qps, buffers, threads, meters, deadline);
+                }
+            }
+            pair.printCounters(System.out);
+            if (pair.internalErrors() > 0)
+            {
+                throw new IllegalStateException("engine internal errors: " + pair.internalErrors());
+            }
+            return 0;
+        }
+    }
+
+    /** The validated settings of a run. */
+    static final class Settings
+    {
+        final RcQps.Settings qps = new RcQps.Settings();
+        Mtu pathMtu;
+        int size;
+        long iters;
+        boolean inline;
+        PerfThreads.Layout layout;
+        PerfThreads.Idle appIdle;
+    }
+
+    /**
+     * Checks the arguments and derives the run's settings.
+     *
+     * @throws IllegalArgumentException saying which option to fix
+     */
+    Settings validate()
+    {
+        final Settings s = new Settings();
+        s.pathMtu = RcQps.pathMtu(mtu);
+        s.size = null != size ? size : latency ? 2 : 65536;
+        if (Op.atomic == op)
+        {
+            if (null != size && 8 != size)
+            {
+                throw new IllegalArgumentException("--op atomic works on 8-byte words: drop --size or use 8");
+            }
+            s.size = 8;
+        }
+        if (s.size < 1 || s.size > (1 << 30))
+        {
+            throw new IllegalArgumentException("--size must be in [1, 1073741824]: " + s.size);
+        }
+        s.iters = null != iters ? iters : latency ? 100_000 : 20_000;
+        if (s.iters < 1 || warmup < 0)
+        {
+            throw new IllegalArgumentException("--iters must be >= 1 and --warmup >= 0");
+        }
+        if (qpCount < 1 || qpCount > 128)
+        {
+            throw new IllegalArgumentException("--qps must be in [1, 128]: " + qpCount);
+        }
+        if (latency && qpCount != 1)
+        {
+            throw new IllegalArgumentException("--lat runs on one QP: drop --qps");
+        }
+        if (txDepth < 1 || txDepth > 8192)
+        {
+            throw new IllegalArgumentException("--tx-depth must be in [1, 8192]: " + txDepth);
+        }
+        if (cqMod < 1 || cqMod > txDepth)
+        {
+            throw new IllegalArgumentException("--cq-mod must be in [1, --tx-depth " + txDepth + "]: " + cqMod);
+        }
+        if (rxDepth < 1 || rxDepth > 8192)
+        {
+            throw new IllegalArgumentException("--rx-depth must be in [1, 8192]: " + rxDepth);
+        }
+        final int maxInline = null != inline ? inline : latency ? 236 : 0;
+        if (maxInline < 0 || maxInline > 512)
+        {
+            throw new IllegalArgumentException("--inline must be in [0, 512] (the device's max_inline_data): " +
+                maxInline);
+        }
+        if (timeout <= 0)
+        {
+            throw new IllegalArgumentException("--timeout must be > 0: " + timeout);
+        }
+        s.inline = (Op.send == op || Op.write == op) && s.size <= maxInline;
+        s.layout = singleThread ? PerfThreads.Layout.single : layout;
+        // bandwidth: the window keeps the engines busy while the application sleeps; latency: it is on the path
+        s.appIdle = null != appIdle ? appIdle : latency ? idle : PerfThreads.Idle.backoff;
+        s.qps.count = qpCount;
+        s.qps.pathMtu = s.pathMtu;
+        s.qps.sendWr = txDepth;
+        s.qps.recvWr = rxDepth;
+        s.qps.maxInline = s.inline ? s.size : 0;
+        return s;
+    }
+
+    private static List<ThreadMeter> meters(final PerfThreads threads)
+    {
+        final List<ThreadMeter> meters = new ArrayList<>();
+        meters.add(new ThreadMeter());
+        for (final Thread t : threads.threads())
+        {
+            meters.add(new ThreadMeter(t));
+        }
+        return meters;
+    }
+
+    private void printHeader(final Settings s, final PerfThreads threads)
+    {
+        final String line = "-".repeat(87);
+        System.out.println(line);
+        System.out.printf("                    %s %s Test%n", op.title, latency ? "Latency" : "BW");
+        System.out.printf(" Number of qps   : %d\t\tTransport type : RoCEv2 (jrxe, emulated virtio-net)%n",
+            s.qps.count);
+        System.out.printf(" Connection type : RC\t\tUsing SRQ      : OFF%n");
+        System.out.printf(" Mtu             : %d[B]\tNIC MTU        : %d%n", s.pathMtu.bytes(),
+            RocePair.nicMtuFor(s.pathMtu));
+        if (!latency)
+        {
+            System.out.printf(" TX depth        : %d\t\tCQ Moderation  : %d%n", txDepth, cqMod);
+        }
+        System.out.printf(" Max inline data : %d[B]\tidle strategy  : %s (application: %s)%n", s.qps.maxInline,
+            idle, s.appIdle);
+        System.out.printf(" Threads         : %s%n", threads.describe());
+        System.out.println(line);
+    }
+
+    private void runBandwidth(
+        final Settings s,
+        final RcQps qps,
+        final PerfBuffers buffers,
+        final PerfThreads threads,
+        final List<ThreadMeter> meters,
+        final long deadline)
+    {
+        final PerfBandwidth bw = new PerfBandwidth(qps, buffers, threads, op.wrOpcode, txDepth, cqMod, rxDepth,
+            s.inline);
+        if (warmup > 0)
+        {
+            bw.run(warmup, deadline);
+        }
+        start(meters);
+        final long startNs = System.nanoTime();
+        bw.run(s.iters, deadline);
+        final long elapsedNs = System.nanoTime() - startNs;
+        stop(meters);
+
+        final long messages = s.iters * s.qps.count;
+        final double seconds = elapsedNs / 1e9;
+        System.out.println(" #bytes     #iterations    BW average[Gb/sec]   MsgRate[Mpps]");
+        System.out.printf(Locale.ROOT, " %-10d %-14d %-20.2f %.6f%n", s.size, messages,
+            messages * (double)s.size * 8 / seconds / 1e9, messages / seconds / 1e6);
+        System.out.println("-".repeat(87));
+        printMeters(meters, messages);
+    }
+
+    private void runLatency(
+        final Settings s,
+        final RcQps qps,
+        final PerfBuffers buffers,
+        final PerfThreads threads,
+        final List<ThreadMeter> meters,
+        final long deadline)
+    {
+        final PerfLatency lat = new PerfLatency(qps, buffers, threads, op.wrOpcode, cqMod, s.inline);
+        final Histogram histogram = new Histogram(1_000_000_000L, 3);
+        if (warmup > 0)
+        {
+            lat.run(warmup, null, deadline);
+        }
+        start(meters);
+        lat.run(s.iters, histogram, deadline);
+        stop(meters);
+
+        final boolean half = PerfLatency.halvesRoundTrip(op.wrOpcode);
+        final double scale = half ? 2000.0 : 1000.0; // ns of round trip -> µs reported
+        System.out.println(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]" +
+            "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]");
+        System.out.printf(Locale.ROOT, " %-6d %-14d %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n",
+            s.size, s.iters, histogram.getMinValue() / scale, histogram.getMaxValue() / scale,
+            histogram.getValueAtPercentile(50) / scale, histogram.getMean() / scale,
+            histogram.getStdDeviation() / scale, histogram.getValueAtPercentile(99) / scale,
+            histogram.getValueAtPercentile(99.9) / scale);
+        System.out.println("-".repeat(87));
+        System.out.printf(Locale.ROOT, " %s latency [usec]: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f%n",
+            half ? "one-way (round trip / 2)" : "round-trip",
+            histogram.getValueAtPercentile(50) / scale, histogram.getValueAtPercentile(90) / scale,
+            histogram.getValueAtPercentile(99) / scale, histogram.getValueAtPercentile(99.9) / scale,
+            histogram.getMaxValue() / scale);
+        if (half)
+        {
+            System.out.printf(Locale.ROOT, " round-trip latency [usec]: p50 %.2f  p99 %.2f%n",
+                histogram.getValueAtPercentile(50) / 1000.0, histogram.getValueAtPercentile(99) / 1000.0);
+        }
+        printMeters(meters, s.iters);
+    }
+
+    private static void start(final List<ThreadMeter> meters)
+    {
+        for (final ThreadMeter m : meters)
+        {
+            m.start();
+        }
+    }
+
+    private static void stop(final List<ThreadMeter> meters)
+    {
+        for (final ThreadMeter m : meters)
+        {
+            m.stop();
+        }
+    }
+
+    private static void printMeters(final List<ThreadMeter> meters, final long messages)
+    {
+        System.out.println(" thread            CPU[s]   CPU/wall   CPU[ns]/msg   allocated[B]/msg");
+        for (final ThreadMeter m : meters)
+        {
+            System.out.printf(Locale.ROOT, " %-16s %7.3f %9.2f %13.1f %18.3f%n", m.threadName(), m.cpuNs / 1e9,
+                (double)m.cpuNs / m.wallNs, (double)m.cpuNs / messages, (double)m.allocatedBytes / messages);
+        }
+        System.out.println("-".repeat(87));
+    }
+}
