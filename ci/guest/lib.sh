@@ -355,7 +355,7 @@ perftest_bw_average()
 }
 
 # perftest_interop OP ITERS SIZE: ib_OP_bw (send, write or read) between rxe0 (NIC A) and jrxe perftest peer mode
-# (NIC B), both roles: kernel client -> jrxe server, then jrxe client -> kernel server. Ends the scenario with pass
+# (NIC B, `jrxe perf` in peer mode), both roles: kernel client -> jrxe server, then jrxe client -> kernel server. Ends the scenario with pass
 # or fail; figures in Gb/s.
 perftest_interop()
 {
@@ -369,8 +369,9 @@ perftest_interop()
     bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
     log "rxe0 on $eth, RoCE v2 GID index $gidx; NIC B on vfio-pci; $tool -s $size -n $iters"
 
-    local jrxe_perf=("${JRXE[@]}" perf-peer --op "$op" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX"
-        "${JRXE_NODE_OPTS[@]}" --keep-counters -s "$size" -n "$iters" --report-gbits --timeout "$run_timeout")
+    local jrxe_perf=("${JRXE[@]}" perf --op "$op" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX"
+        "${JRXE_NODE_OPTS[@]}" --keep-counters -s "$size" -n "$iters" --report-gbits
+        --timeout "$run_timeout")
     local kernel=(timeout $((run_timeout + 240)) "$tool" -d rxe0 -x "$gidx" -s "$size" -n "$iters" -F
         --report_gbits)
     local problems=() jpid kpid jrc krc before after

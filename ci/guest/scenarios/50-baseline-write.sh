@@ -1,7 +1,7 @@
 # Baseline: RDMA WRITE bandwidth of the kernel's Soft-RoCE against jrxe's, on the same hub and the same guest:
 #
 #   rxe0 (eth0, NIC A, 10.9.0.1)  --ib_write_bw-->  rxe1 (NIC D, 10.9.0.4)
-#   jrxe perf-peer (NIC C, 10.9.0.3)  --write-->  jrxe perf-peer --server (NIC B, 10.9.0.2)
+#   jrxe perf (NIC C, 10.9.0.3)  --write-->  jrxe perf --server (NIC B, 10.9.0.2), two processes (peer mode)
 #
 # 64 KiB messages; the path MTU is the active MTU (1024 on 1500-byte NICs, 4096 with --host-mtu 9000). Two rxe
 # devices in one network namespace need policy routing, or their traffic short-cuts through lo (see the QEMU lab
@@ -86,7 +86,7 @@ show_log "$rxe_cli_log" "rxe client" 25
 # 2. jrxe (NIC C) -> jrxe (NIC B): both JVMs start together; the client retries until the server listens.
 bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
 bind_vfio "$NIC_C_BDF" || fail "cannot bind $NIC_C_BDF to vfio-pci"
-jrxe_perf=(perf-peer --op write -s $SIZE -n $ITERS --report-gbits --timeout $RUN_TIMEOUT "${JRXE_NODE_OPTS[@]}")
+jrxe_perf=(perf --op write -s $SIZE -n $ITERS --report-gbits --timeout $RUN_TIMEOUT "${JRXE_NODE_OPTS[@]}")
 j_srv_log=/tmp/baseline-jrxe-server.log
 j_cli_log=/tmp/baseline-jrxe-client.log
 "${JRXE[@]}" "${jrxe_perf[@]}" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX" --name jrxe-b --server \

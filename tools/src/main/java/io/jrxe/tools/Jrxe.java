@@ -21,7 +21,6 @@ import picocli.CommandLine.Command;
         BenchCommand.class,
         PerfCommand.class,
         PingpongCommand.class,
-        PerfPeerCommand.class,
     })
 public final class Jrxe implements Runnable
 {

@@ -1,9 +1,5 @@
 package io.jrxe.tools;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -36,31 +32,6 @@ final class NodeOptions
     @Option(names = "--buffer-size", description = "driver buffer bytes per frame; 10240 for a 9000-byte MTU " +
         "(default: ${DEFAULT-VALUE})")
     int bufferSize = 2048;
-
-    @Option(names = "--idle", description = "what idle threads do: backoff (spin, yield, then park up to 50 us), " +
-        "yield, or spin (default: ${DEFAULT-VALUE})")
-    String idle = "backoff";
-
-    /**
-     * A new idle strategy of the chosen kind (one per thread). Parking is the kindest to other processes; on a
-     * virtual machine whose timers are coarse a park can last milliseconds, and yield keeps the latency down.
-     *
-     * @throws IllegalArgumentException for an unknown kind
-     */
-    IdleStrategy idleStrategy()
-    {
-        switch (idle)
-        {
-            case "backoff":
-                return new BackoffIdleStrategy(64, 16, 1_000, 50_000);
-            case "yield":
-                return new YieldingIdleStrategy();
-            case "spin":
-                return new BusySpinIdleStrategy();
-            default:
-                throw new IllegalArgumentException("--idle must be backoff, yield or spin, got '" + idle + "'");
-        }
-    }
 
     /**
      * Not required by picocli so that a command with an emulated mode can mix these in; required here.

@@ -87,6 +87,41 @@ final class PerftestPeer implements PerftestBwSession.Peer
         boolean reportGbits;
         int timeoutSeconds = 300;
 
+        /**
+         * Maps a command line onto settings: exactly one of {@code server} and {@code host}, an operation perftest
+         * has a bandwidth test for.
+         *
+         * @throws IllegalArgumentException on a bad combination or value, saying what to fix
+         */
+        static Settings of(final String host, final boolean server, final String op)
+        {
+            if (server == (null != host))
+            {
+                throw new IllegalArgumentException("give either --server or the HOST of a perftest server, not " +
+                    (server ? "both" : "neither"));
+            }
+            final Settings s = new Settings();
+            s.host = host;
+            s.test = testOf(op);
+            return s;
+        }
+
+        static PerftestTest testOf(final String op)
+        {
+            switch (op.toLowerCase(Locale.ROOT))
+            {
+                case "send":
+                    return PerftestTest.SEND_BW;
+                case "write":
+                    return PerftestTest.WRITE_BW;
+                case "read":
+                    return PerftestTest.READ_BW;
+                default:
+                    throw new IllegalArgumentException("perftest peer mode runs --op send, write or read, not '" +
+                        op + "'");
+            }
+        }
+
         Settings check()
         {
             if (size < 1 || iters < 1 || txDepth < 1 || rxDepth < 1)

@@ -78,6 +78,10 @@ final class PingpongCommand implements Callable<Integer>
     @Option(names = {"-c", "--validate"}, description = "check received buffers (the tool's -c; use it on both sides)")
     boolean validate;
 
+    @Option(names = "--idle", description = "what the polling thread does when idle: spin, yield or backoff " +
+        "(default: ${DEFAULT-VALUE}); on a VM with coarse timers yield keeps latency down")
+    PerfThreads.Idle idle = PerfThreads.Idle.backoff;
+
     @Option(names = "--timeout", description = "seconds allowed for the exchange and for the ping-pong " +
         "(default: ${DEFAULT-VALUE})")
     int timeoutSeconds = 300;
@@ -86,12 +90,11 @@ final class PingpongCommand implements Callable<Integer>
     public Integer call()
     {
         checkOptions();
-        final IdleStrategy idle = nodeOptions.idleStrategy();
-        try (VfioNode vfio = new VfioNode(nodeOptions))
+        try (VfioNode vfio = new VfioNode(nodeOptions, idle.create()))
         {
             try
             {
-                return run(vfio.node(), System.out, idle, SystemNanoClock.INSTANCE);
+                return run(vfio.node(), System.out, idle.create(), SystemNanoClock.INSTANCE);
             }
             finally
             {
@@ -102,10 +105,7 @@ final class PingpongCommand implements Callable<Integer>
 
     void checkOptions()
     {
-        if (null == mtuOf(mtu))
-        {
-            throw new IllegalArgumentException("--mtu must be 256, 512, 1024, 2048 or 4096, got " + mtu);
-        }
+        RcQps.pathMtu(mtu);
         if (iters < 1)
         {
             throw new IllegalArgumentException("--iters must be at least 1, got " + iters);
@@ -120,18 +120,6 @@ final class PingpongCommand implements Callable<Integer>
         }
     }
 
-    static Mtu mtuOf(final int bytes)
-    {
-        for (final Mtu m : Mtu.values())
-        {
-            if (m.bytes() == bytes)
-            {
-                return m;
-            }
-        }
-        return null;
-    }
-
     /**
      * The whole run on an open node: exchange, connect, ping-pong, summary. Separate from {@link #call()} so that
      * tests can run it on emulated NICs.
@@ -140,7 +128,7 @@ final class PingpongCommand implements Callable<Integer>
      */
     int run(final RoceNode node, final PrintStream out, final IdleStrategy idle, final NanoClock clock)
     {
-        final Mtu pathMtu = mtuOf(mtu);
+        final Mtu pathMtu = RcQps.pathMtu(mtu);
         final long timeoutNs = TimeUnit.SECONDS.toNanos(timeoutSeconds);
         final OobContext oob = new OobContext().acceptTimeoutNs(timeoutNs).connectTimeoutNs(timeoutNs)
             .ioTimeoutNs(timeoutNs);

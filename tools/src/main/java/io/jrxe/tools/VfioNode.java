@@ -10,6 +10,7 @@ import io.jrxe.net.PcapWriter;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.RxeContext;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,10 +28,11 @@ final class VfioNode implements AutoCloseable
     private final RoceNode node;
 
     /**
+     * @param engineIdle what the engine thread does when idle, if the caller starts it
      * @throws IllegalStateException    if the device cannot be opened (the message says what to fix)
      * @throws IllegalArgumentException if an option is malformed
      */
-    VfioNode(final NodeOptions options)
+    VfioNode(final NodeOptions options, final IdleStrategy engineIdle)
     {
         options.check();
         VfioPciFunction fn = null;
@@ -46,7 +48,7 @@ final class VfioNode implements AutoCloseable
                 .pcapWriter(writer);
             node = new RoceNode(new RoceNode.Context().nic(device).net(net).deviceName(options.name)
                 .rxe(new RxeContext().keySeed(System.nanoTime()))
-                .keepCountersFile(options.keepCounters).idleStrategy(options.idleStrategy()));
+                .keepCountersFile(options.keepCounters).idleStrategy(engineIdle));
         }
         catch (final IOException ex)
         {

@@ -159,8 +159,14 @@ class InteropToolsTest
         final int iters)
     {
         final String op = test.tool().substring(3, test.tool().length() - 3);
-        final PerftestPeer.Settings settings = PerfPeerCommand.settings(host, null == host, op, port, size, iters,
-            16, 32, RoceNode.GID_INDEX_IPV4, null, false, 60);
+        final PerftestPeer.Settings settings = PerftestPeer.Settings.of(host, null == host, op);
+        settings.port = port;
+        settings.size = size;
+        settings.iters = iters;
+        settings.txDepth = 16;
+        settings.rxDepth = 32;
+        settings.timeoutSeconds = 60;
+        settings.check();
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         return new Run(nodes.submit(() -> PerftestPeer.run(node, settings, new BackoffIdleStrategy(),

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Bad command lines of {@code pingpong} and {@code perf-peer} fail before any device is touched, saying why. */
+/** Bad command lines of {@code pingpong} and {@code perf} peer mode fail before any device is touched, saying why. */
 class PeerCommandArgsTest
 {
     @Test
@@ -28,11 +28,11 @@ class PeerCommandArgsTest
     }
 
     @Test
-    void perfPeerRefusesOperationsPerftestPeerModeDoesNotHave()
+    void perfPeerModeRefusesOperationsPerftestHasNoBandwidthPeerFor()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> settings("peer", false, "atomic"));
-        assertTrue(ex.getMessage().contains("send, write or read"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("--op send, write or read"), ex.getMessage());
     }
 
     @Test
@@ -41,21 +41,7 @@ class PeerCommandArgsTest
         final PingpongCommand cmd = new PingpongCommand();
         cmd.mtu = 1500;
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, cmd::checkOptions);
-        assertTrue(ex.getMessage().contains("--mtu"), ex.getMessage());
-    }
-
-    @Test
-    void idleStrategiesByNameAndAClearErrorForOthers()
-    {
-        final NodeOptions options = new NodeOptions();
-        for (final String kind : new String[]{"backoff", "yield", "spin"})
-        {
-            options.idle = kind;
-            assertTrue(null != options.idleStrategy(), kind);
-        }
-        options.idle = "sleep";
-        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, options::idleStrategy);
-        assertTrue(ex.getMessage().contains("--idle must be backoff, yield or spin"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("--mtu must be one of"), ex.getMessage());
     }
 
     @Test
@@ -67,7 +53,7 @@ class PeerCommandArgsTest
         try
         {
             assertEquals(1, Jrxe.execute("pingpong", "-n", "5"));
-            assertEquals(1, Jrxe.execute("perf-peer", "--server", "--ip", "10.9.0.2/24"));
+            assertEquals(1, Jrxe.execute("perf", "--server", "--ip", "10.9.0.2/24"));
         }
         finally
         {
@@ -75,11 +61,11 @@ class PeerCommandArgsTest
         }
         final String text = err.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("jrxe pingpong: a VFIO NIC needs --pci"), text);
-        assertTrue(text.contains("jrxe perf-peer: a VFIO NIC needs --pci"), text);
+        assertTrue(text.contains("jrxe perf: a VFIO NIC needs --pci"), text);
     }
 
     private static PerftestPeer.Settings settings(final String host, final boolean server, final String op)
     {
-        return PerfPeerCommand.settings(host, server, op, 18515, 65536, 10, 128, 512, 1, null, false, 60);
+        return PerftestPeer.Settings.of(host, server, op).check();
     }
 }
