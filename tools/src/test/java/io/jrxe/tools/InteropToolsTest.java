@@ -5,8 +5,14 @@ import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.stats.CountersFileReader;
 import io.jrxe.rxe.stats.RxeCounter;
+import io.jrxe.rxe.verbs.Mtu;
+import io.jrxe.ulp.oob.OobChannel;
+import io.jrxe.ulp.oob.OobContext;
 import io.jrxe.ulp.oob.PerftestTest;
+import io.jrxe.ulp.oob.PingpongDest;
+import io.jrxe.ulp.oob.PingpongExchange;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,8 +21,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -82,6 +91,45 @@ class InteropToolsTest
             assertEquals(1, server.status(), server.output());
             assertTrue(server.output().contains("invalid data in page 0\ninvalid data in page 1\n"), server.output());
             assertTrue(server.output().contains("validate=FAILED bad_messages=5"), server.output());
+        }
+    }
+
+    @Test
+    void pingpongClientAnswersArpWhileTheServerConnectsItsQp() throws Exception
+    {
+        // ibv_rc_pingpong's server moves its QP to RTR before it answers, and the kernel resolves the client's MAC
+        // inside that modify: a jrxe client that did not run its stack during the exchange failed it
+        // ("Failed to modify QP to RTR"). This server does the same on node B, with a bounded wait.
+        final int port = EmulatedNodes.freePort();
+        final int iters = 10;
+        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
+            ServerSocket listener = OobChannel.listen(InetAddress.getLoopbackAddress(), port))
+        {
+            final Run client = pingpong(nodes, nodes.a, "127.0.0.1", port, 4096, iters, true);
+            final RoceNode b = nodes.b;
+            final NanoClock clock = SystemNanoClock.INSTANCE;
+            try (OobChannel channel = OobChannel.accept(listener, new OobContext());
+                RcPingpong pp = new RcPingpong(b, 4096, 16, new BackoffIdleStrategy(), clock))
+            {
+                final PingpongDest local = pp.localDest(RoceNode.GID_INDEX_IPV4, 0x12345);
+                PingpongExchange.server(channel, local, remote ->
+                {
+                    final long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (!b.stack().resolve4(EmulatedNodes.IP_A))
+                    {
+                        b.progress();
+                        if (clock.nanoTime() - deadline > 0)
+                        {
+                            throw new IllegalStateException("the jrxe client did not answer ARP during the exchange");
+                        }
+                    }
+                    pp.connect(remote, Mtu.MTU_1024, RoceNode.GID_INDEX_IPV4, local.psn());
+                });
+                final RcPingpong.Result r = pp.run(false, iters, true, clock.nanoTime() + TimeUnit.SECONDS.toNanos(60));
+                assertEquals(0, r.badMessages());
+                assertEquals(List.of(), r.invalidPages());
+            }
+            assertEquals(0, client.status(), client.output());
         }
     }
 
