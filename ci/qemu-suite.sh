@@ -9,7 +9,7 @@
 #   --keep          keep the rootfs, image, kernel and initramfs in the workdir (logs are always kept)
 #   --only LIST     run only these scenarios (comma-separated names, e.g. guest-boot,nic-ping)
 #   --host-mtu N    give every NIC VIRTIO_NET_F_MTU = N (jumbo frames)
-#   --timeout SECS  wall-clock limit for the QEMU run (default 780)
+#   --timeout SECS  wall-clock limit for the QEMU run (default 2400)
 #   --cache DIR     keep the debootstrapped rootfs as a tarball in DIR, keyed on its package list and the week
 #                   (also JRXE_CI_CACHE); off by default so that CI always builds it fresh
 #
@@ -33,7 +33,7 @@ WORK=$REPO_DIR/ci-work
 KEEP=0
 ONLY=""
 HOST_MTU=""
-QEMU_TIMEOUT=780
+QEMU_TIMEOUT=2400
 CACHE_DIR=${JRXE_CI_CACHE:-}
 
 need_arg()
@@ -125,6 +125,8 @@ step_done "guest boot + scenarios"
 
 # A kernel message can land in the middle of a console line, so take each marker from where it starts.
 grep -a -o 'GUEST-TEST .*' "$CONSOLE_LOG" | sed 's/[[:space:]]*$//' > "$RESULTS" || true
+# Measurements some scenarios print besides their result (not tests: they neither pass nor fail).
+grep -a -o 'GUEST-BASELINE .*' "$CONSOLE_LOG" | sed 's/[[:space:]]*$//' > "$WORK/guest-baselines.txt" || true
 SUMMARY=$(grep -a -o 'GUEST-TESTS: [0-9]* passed, [0-9]* failed' "$CONSOLE_LOG" | tail -1 || true)
 BOOT_ERROR=$(grep -a -o 'GUEST-BOOT-ERROR .*' "$CONSOLE_LOG" | head -1 || true)
 PANIC=$(grep -a -o 'Kernel panic.*' "$CONSOLE_LOG" | head -1 || true)
@@ -138,6 +140,7 @@ echo
 echo "==== guest results ($CONSOLE_LOG)"
 cat "$TIMINGS_FILE"
 cat "$RESULTS"
+cat "$WORK/guest-baselines.txt"
 PASSED=$(awk '$3 == "PASS"' "$RESULTS" | wc -l)
 FAILED=$(awk '$3 != "PASS"' "$RESULTS" | wc -l)
 STATUS=0

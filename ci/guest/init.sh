@@ -16,6 +16,11 @@ mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /tmp
 hostname guest
+# Nothing else brings up lo under this init; the tools' out-of-band TCP exchanges use 127.0.0.1.
+ip link set lo up
+# The four NICs share one hub. By default Linux answers ARP for any of its addresses on every interface ("ARP
+# flux"), so a peer asking for 10.9.0.1 may learn NIC D's MAC, and RoCE sent there never reaches rxe0 on NIC A.
+sysctl -q -w net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
 # vfio DMA mappings are pinned memory and count against RLIMIT_MEMLOCK.
 ulimit -l unlimited
 

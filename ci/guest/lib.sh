@@ -192,3 +192,245 @@ reset_machine()
     ip neigh flush all 2> /dev/null
     return 0
 }
+
+# ---- RoCE interop (scenarios that pair the kernel's Soft-RoCE with jrxe) ----
+#
+#   NIC A  eth0  10.9.0.1  rxe0 (kernel)          NIC B  vfio-pci  10.9.0.2  jrxe
+#   NIC D  eth3  10.9.0.4  rxe1 (kernel, baseline) NIC C  vfio-pci  10.9.0.3  jrxe
+# The out-of-band TCP exchanges of the tools run over the guest's loopback; RoCE crosses the hub.
+
+JRXE_B_IP=10.9.0.2
+JRXE_C_IP=10.9.0.3
+NIC_D_IP=10.9.0.4
+OOB_PORT=18515
+# Driver buffers must hold a whole frame: jumbo frames (--host-mtu) need bigger ones.
+# Yield rather than park when idle: a park can last milliseconds on a TCG guest, and the peer times out.
+JRXE_NODE_OPTS=(--idle yield)
+[ "${HOST_MTU:-1500}" -gt 1900 ] && JRXE_NODE_OPTS+=(--buffer-size $(( (HOST_MTU + 14 + 64 + 1023) / 1024 * 1024 )))
+# jrxe counters that must stay 0 in a clean run against a well-behaved peer (retransmits, RNR NAKs and the
+# first packets sent before ARP resolves are not errors).
+JRXE_ERROR_COUNTERS="icrc_err bad_opcode bad_pkey bad_qpn bad_qkey bad_header_length bad_pad truncated bad_tver
+    bad_qp_type bad_ip_header opcode_seq_err nak_sent nak_rcvd retry_exceeded_err retry_rnr_exceeded_err
+    rkey_violation cq_overflow link_downed"
+# rxe hw_counters shown beside jrxe's.
+RXE_SHOWN_COUNTERS="sent_pkts rcvd_pkts duplicate_request out_of_seq_request rcvd_rnr_err send_rnr_err rcvd_seq_err
+    completer_retry_err retry_exceeded_err"
+
+# rxe_add NAME NETDEV: a Soft-RoCE device on NETDEV, its port ACTIVE.
+rxe_add()
+{
+    rdma link add "$1" type rxe netdev "$2" || return 1
+    wait_until 20 rxe_port_active "$1"
+}
+
+rxe_port_active()
+{
+    local state
+    read -r state < "/sys/class/infiniband/$1/ports/1/state" 2> /dev/null || return 1
+    [[ $state == *ACTIVE* ]]
+}
+
+# tcp_listening PORT: a socket listens on PORT (IPv4 or IPv6); builtins only, it runs in wait loops.
+tcp_listening()
+{
+    local hex f slot local_addr remote st rest
+    printf -v hex '%04X' "$1"
+    for f in /proc/net/tcp /proc/net/tcp6; do
+        [ -r "$f" ] || continue
+        while read -r slot local_addr remote st rest; do
+            [[ $local_addr == *":$hex" && $st == 0A ]] && return 0
+        done < "$f"
+    done
+    return 1
+}
+
+# rxe_counters DEV: "name=value ..." of the hw_counters of DEV's port 1 (all of them, for deltas).
+rxe_counters()
+{
+    local f v out=""
+    for f in /sys/class/infiniband/"$1"/ports/1/hw_counters/*; do
+        [ -r "$f" ] || continue
+        read -r v < "$f" || continue
+        out+="${f##*/}=$v "
+    done
+    echo "$out"
+}
+
+# rxe_delta BEFORE AFTER: the RXE_SHOWN_COUNTERS that changed between two rxe_counters snapshots.
+rxe_delta()
+{
+    local name out="" a b
+    for name in $RXE_SHOWN_COUNTERS; do
+        a=$(value_of "$name" "$1")
+        b=$(value_of "$name" "$2")
+        [ -n "$b" ] && [ "${b:-0}" != "${a:-0}" ] && out+="$name=$(( b - ${a:-0} )) "
+    done
+    echo "${out% }"
+}
+
+# jrxe_counters FILE DEVICE: "name=value ..." of DEVICE's non-zero counters in a saved `jrxe stat` output.
+jrxe_counters()
+{
+    local line current="" out="" name value rest
+    while read -r name value rest; do
+        if [[ $value == pid ]]; then
+            current=$name
+            continue
+        fi
+        [ "$current" = "$2" ] && [[ $value =~ ^[0-9]+$ ]] && [ "$value" != 0 ] && out+="$name=$value "
+    done < "$1"
+    echo "${out% }"
+}
+
+# jrxe_errors COUNTERS: the JRXE_ERROR_COUNTERS that are non-zero in a jrxe_counters string.
+jrxe_errors()
+{
+    local name out="" v
+    for name in $JRXE_ERROR_COUNTERS; do
+        v=$(value_of "$name" "$1")
+        [ -n "$v" ] && [ "$v" != 0 ] && out+="$name=$v "
+    done
+    echo "${out% }"
+}
+
+# wait_pid_exit PID SECONDS: waits for a background job; its exit status, or 124 if it outlived SECONDS (then
+# it is killed).
+wait_pid_exit()
+{
+    local pid=$1
+    if ! wait_until "$2" eval "! kill -0 $pid 2> /dev/null"; then
+        kill -TERM "$pid" 2> /dev/null
+        wait_until 10 eval "! kill -0 $pid 2> /dev/null" || kill -KILL "$pid" 2> /dev/null
+        wait "$pid" 2> /dev/null
+        return 124
+    fi
+    wait "$pid"
+}
+
+# show_log FILE TAG: the last lines of a tool's output in the console, prefixed.
+show_log()
+{
+    [ -f "$1" ] && tail -"${3:-40}" "$1" | sed "s/^/[$SCENARIO] $2: /"
+    return 0
+}
+
+# start_jrxe_server LOG COMMAND...: starts a jrxe server in the background (its pid in JRXE_PID) and waits until it
+# listens on OOB_PORT; fails the scenario, with its output, if it exits or does not listen within 240 s (JVM start
+# under TCG).
+start_jrxe_server()
+{
+    local out=$1
+    shift
+    "$@" > "$out" 2>&1 &
+    JRXE_PID=$!
+    if ! wait_until 240 eval 'tcp_listening $OOB_PORT || ! kill -0 $JRXE_PID 2> /dev/null' \
+        || ! tcp_listening $OOB_PORT; then
+        show_log "$out" "jrxe server"
+        fail "jrxe server was not listening on $OOB_PORT within 240 s: $*"
+    fi
+}
+
+# check_jrxe_counters SERVER_DEVICE CLIENT_DEVICE: one `jrxe stat` (one JVM) for the counters files both runs
+# left; sets SRV_COUNTERS and CLI_COUNTERS ("name=value ..." of the non-zero ones) and appends what is wrong to the
+# caller's problems array.
+check_jrxe_counters()
+{
+    local stat_out=/tmp/jrxe-stat-$SCENARIO.txt errs
+    "${JRXE[@]}" stat --all "$1" "$2" > "$stat_out" 2>&1 || problems+=("jrxe stat failed")
+    show_log "$stat_out" "jrxe stat" 120
+    SRV_COUNTERS=$(jrxe_counters "$stat_out" "$1")
+    CLI_COUNTERS=$(jrxe_counters "$stat_out" "$2")
+    [ -n "$SRV_COUNTERS" ] || problems+=("no counters for $1 in jrxe stat")
+    [ -n "$CLI_COUNTERS" ] || problems+=("no counters for $2 in jrxe stat")
+    errs=$(jrxe_errors "$SRV_COUNTERS")
+    [ -z "$errs" ] || problems+=("jrxe server counters: $errs")
+    errs=$(jrxe_errors "$CLI_COUNTERS")
+    [ -z "$errs" ] || problems+=("jrxe client counters: $errs")
+}
+
+# perftest_bw_average FILE SIZE: the "BW average" column of the result line of a perftest table (jrxe's or perftest's).
+perftest_bw_average()
+{
+    awk -v s="$2" '$1 == s && $2 ~ /^[0-9]+$/ && NF >= 5 { v = $4 } END { if (v != "") print v }' "$1"
+}
+
+# perftest_interop OP ITERS SIZE: ib_OP_bw (send, write or read) between rxe0 (NIC A) and jrxe perftest peer mode
+# (NIC B, `jrxe perf` in peer mode), both roles: kernel client -> jrxe server, then jrxe client -> kernel server. Ends the scenario with pass
+# or fail; figures in Gb/s.
+perftest_interop()
+{
+    local op=$1 iters=$2 size=$3 tool=ib_${1}_bw run_timeout=300
+    require_jar
+    local eth gidx
+    eth=$(netdev_of "$NIC_A_BDF")
+    [ -n "$eth" ] || fail "NIC A ($NIC_A_BDF) has no kernel interface"
+    rxe_add rxe0 "$eth" || fail "rdma link add rxe0 netdev $eth failed or its port is not ACTIVE"
+    gidx=$(roce_v2_gid_index rxe0 "$NIC_A_IP") || fail "rxe0 has no RoCE v2 GID for $NIC_A_IP"
+    bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
+    log "rxe0 on $eth, RoCE v2 GID index $gidx; NIC B on vfio-pci; $tool -s $size -n $iters"
+
+    local jrxe_perf=("${JRXE[@]}" perf --op "$op" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX"
+        "${JRXE_NODE_OPTS[@]}" --keep-counters -s "$size" -n "$iters" --report-gbits
+        --timeout "$run_timeout")
+    local kernel=(timeout $((run_timeout + 240)) "$tool" -d rxe0 -x "$gidx" -s "$size" -n "$iters" -F
+        --report_gbits)
+    local problems=() jpid kpid jrc krc before after
+    local srv_log=/tmp/jrxe-$op-server.log kcli_log=/tmp/$tool-client.log
+    local cli_log=/tmp/jrxe-$op-client.log ksrv_log=/tmp/$tool-server.log
+
+    # 1. kernel client -> jrxe server
+    before=$(rxe_counters rxe0)
+    start_jrxe_server "$srv_log" "${jrxe_perf[@]}" --name jrxe-b-srv --server
+    jpid=$JRXE_PID
+    "${kernel[@]}" 127.0.0.1 > "$kcli_log" 2>&1
+    krc=$?
+    wait_pid_exit $jpid 120
+    jrc=$?
+    after=$(rxe_counters rxe0)
+    show_log "$kcli_log" "$tool client"
+    show_log "$srv_log" "jrxe server"
+    local k2j_rxe k2j k2j_srv
+    k2j_rxe=$(rxe_delta "$before" "$after")
+    k2j=$(perftest_bw_average "$kcli_log" "$size")
+    k2j_srv=$(perftest_bw_average "$srv_log" "$size")
+    [ $krc = 0 ] || problems+=("$tool client exited $krc")
+    [ $jrc = 0 ] || problems+=("jrxe server exited $jrc")
+    [ -n "$k2j" ] || problems+=("$tool client printed no result line")
+    [ -n "$k2j_srv" ] || problems+=("jrxe server printed no result line")
+
+    # 2. jrxe client -> kernel server
+    before=$(rxe_counters rxe0)
+    "${kernel[@]}" > "$ksrv_log" 2>&1 &
+    kpid=$!
+    wait_until 30 tcp_listening $OOB_PORT || problems+=("$tool server not listening")
+    timeout $((run_timeout + 240)) "${jrxe_perf[@]}" --name jrxe-b-cli 127.0.0.1 > "$cli_log" 2>&1
+    jrc=$?
+    wait_pid_exit $kpid 120
+    krc=$?
+    after=$(rxe_counters rxe0)
+    show_log "$cli_log" "jrxe client"
+    show_log "$ksrv_log" "$tool server"
+    local j2k_rxe j2k j2k_srv lat
+    j2k_rxe=$(rxe_delta "$before" "$after")
+    j2k=$(perftest_bw_average "$cli_log" "$size")
+    j2k_srv=$(perftest_bw_average "$ksrv_log" "$size")
+    lat=$(grep -m1 '^JRXE-PERF' "$cli_log")
+    [ $krc = 0 ] || problems+=("$tool server exited $krc")
+    [ $jrc = 0 ] || problems+=("jrxe client exited $jrc")
+    [ -n "$j2k" ] || problems+=("jrxe client printed no result line")
+    [ -n "$j2k_srv" ] || problems+=("$tool server printed no result line")
+
+    check_jrxe_counters jrxe-b-srv jrxe-b-cli
+    log "k2j jrxe: $SRV_COUNTERS"
+    log "k2j rxe0: $k2j_rxe"
+    log "j2k jrxe: $CLI_COUNTERS"
+    log "j2k rxe0: $j2k_rxe"
+
+    local figures="size=$size iters=$iters k2j_gbps=${k2j:-?} k2j_jrxe_srv_gbps=${k2j_srv:-?}"
+    figures+=" j2k_gbps=${j2k:-?} j2k_kernel_srv_gbps=${j2k_srv:-?}"
+    figures+=" j2k_lat_p50_us=$(value_of lat_p50_us "$lat") j2k_lat_p99_us=$(value_of lat_p99_us "$lat")"
+    if [ ${#problems[@]} -gt 0 ]; then
+        fail "$(printf '%s; ' "${problems[@]}")$figures"
+    fi
+    pass "$figures"
+}

@@ -346,8 +346,23 @@ final class Ipv4Processor
         {
             return Ipv4.multicastMac(dst);
         }
-        final int hop = (0 != gateway && (dst & netmask) != (address & netmask)) ? gateway : dst;
-        final long key = hop & 0xFFFF_FFFFL;
+        final long key = nextHop(dst) & 0xFFFF_FFFFL;
         return start ? arpTable.resolve(0, key, stack.nowNs()) : arpTable.lookup(0, key, stack.nowNs());
+    }
+
+    /** @see NetStack#awaitingNeighbor4(int) */
+    boolean awaitingNextHop(final int dst)
+    {
+        if (Ipv4.LIMITED_BROADCAST == dst || subnetBroadcast == dst || Ipv4.isMulticast(dst))
+        {
+            return false;
+        }
+        return arpTable.resolving(0, nextHop(dst) & 0xFFFF_FFFFL, stack.nowNs());
+    }
+
+    /** Off-link destinations go to the gateway when one is set. */
+    private int nextHop(final int dst)
+    {
+        return (0 != gateway && (dst & netmask) != (address & netmask)) ? gateway : dst;
     }
 }

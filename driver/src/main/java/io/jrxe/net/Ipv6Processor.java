@@ -310,6 +310,12 @@ final class Ipv6Processor
         return nd.nextHopMac(dstHi, dstLo, start);
     }
 
+    /** @see NetStack#awaitingNeighbor6(long, long) */
+    boolean awaitingNeighbor(final long dstHi, final long dstLo)
+    {
+        return !Ipv6.isMulticast(dstHi) && nd.awaitingNeighbor(dstHi, dstLo);
+    }
+
     /**
      * Computes the UDP checksum of a prepared IPv6 frame (RFC 8200 §8.1: mandatory; a computed 0 is sent as
      * 0xFFFF), if the frame is IPv6 + UDP.

@@ -131,6 +131,12 @@ final class NdProcessor implements NeighborTable.Solicitor
         return start ? table.resolve(dstHi, dstLo, stack.nowNs()) : table.lookup(dstHi, dstLo, stack.nowNs());
     }
 
+    /** @see NetStack#awaitingNeighbor6(long, long) */
+    boolean awaitingNeighbor(final long dstHi, final long dstLo)
+    {
+        return table.resolving(dstHi, dstLo, stack.nowNs());
+    }
+
     /** Sends an NS for the target to its solicited-node group (RFC 4861 §7.2.2). */
     @Override
     public void solicit(final long hi, final long lo)

@@ -174,6 +174,18 @@ final class NeighborTable
     }
 
     /**
+     * {@link #resolve} for a sender that can hold its packet: starts resolution if no usable MAC is known and none is
+     * under way or on hold.
+     *
+     * @return true while resolution is under way (INCOMPLETE); false when the MAC is known or resolution has
+     * failed, so that a send proceeds (and is dropped, as on a network without the peer)
+     */
+    boolean resolving(final long hi, final long lo, final long nowNs)
+    {
+        return NO_MAC == resolve(hi, lo, nowNs) && INCOMPLETE == state(hi, lo);
+    }
+
+    /**
      * Records a MAC heard from the network.
      *
      * @param create   add the entry if absent (the message was addressed to us)

@@ -390,6 +390,26 @@ public final class NetStack
         return NeighborTable.NO_MAC != ipv6.nextHopMac(hi, lo, true);
     }
 
+    /**
+     * For a sender that can hold its packet instead of losing it (the kernel queues it on the neighbour entry):
+     * starts ARP resolution of the next hop towards {@code ip} unless its MAC is known or resolution is under way
+     * or on hold.
+     *
+     * @return true while resolution is under way: hold the packet and try again shortly; false when the MAC is
+     * known, or when resolution has failed (then {@link #prepareUdp4} refuses and the packet is lost, as on a
+     * network without that host)
+     */
+    public boolean awaitingNeighbor4(final int ip)
+    {
+        return ipv4.awaitingNextHop(ip);
+    }
+
+    /** {@link #awaitingNeighbor4(int)} for IPv6: Neighbor Discovery of {@code hi:lo}. */
+    public boolean awaitingNeighbor6(final long hi, final long lo)
+    {
+        return ipv6.awaitingNeighbor(hi, lo);
+    }
+
     /** A permanent ARP entry: never expires, never replaced by what the network says. */
     public void staticNeighbor4(final int ip, final long peerMac)
     {

@@ -149,6 +149,44 @@ class ArpTest
     }
 
     @Test
+    void shouldSayWaitWhileResolvingAndGoOnceResolvedOrFailed()
+    {
+        assertTrue(a.stack.awaitingNeighbor4(IP_PEER), "unknown: resolution starts, hold the packet");
+        assertTrue(a.stack.awaitingNeighbor4(IP_PEER), "under way");
+        a.stack.poll();
+        assertEquals(1, a.count(NetCounter.ARP_REQUESTS_SENT), "asking again does not send another request");
+
+        a.exchange(Frames.arpRequest(MAC_PEER, IP_PEER, IP_A));
+        assertFalse(a.stack.awaitingNeighbor4(IP_PEER), "resolved: send");
+        assertFalse(a.stack.awaitingNeighbor4(0xFFFF_FFFF), "broadcast needs no resolution");
+        assertFalse(a.stack.awaitingNeighbor4(0xE000_0001), "nor does multicast");
+
+        final int unknown = 0x0A00_0077;
+        assertTrue(a.stack.awaitingNeighbor4(unknown));
+        a.stack.poll();
+        for (int i = 0; i < 10; i++)
+        {
+            a.advance(S);
+        }
+        assertEquals(1, a.count(NetCounter.ARP_RESOLVE_FAILED));
+        assertTrue(a.stack.awaitingNeighbor4(unknown), "after the failure hold a new resolution starts");
+    }
+
+    @Test
+    void shouldNotHoldPacketsWhileAFailedResolutionIsOnHold()
+    {
+        final int unknown = 0x0A00_0077;
+        assertTrue(a.stack.awaitingNeighbor4(unknown));
+        a.stack.poll();
+        for (int i = 0; i < 3; i++)
+        {
+            a.advance(S);
+        }
+        assertEquals(1, a.count(NetCounter.ARP_RESOLVE_FAILED));
+        assertFalse(a.stack.awaitingNeighbor4(unknown), "failed: send, so the packet is lost and retries count");
+    }
+
+    @Test
     void shouldAnnounceOnFirstPollWhenEnabled()
     {
         try (TestNet c = new TestNet(new LoopbackNic("c", 0x02_00_00_00_00_0CL), 0x0A00_0003, null,

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         DemoCommand.class,
         BenchCommand.class,
         PerfCommand.class,
+        PingpongCommand.class,
     })
 public final class Jrxe implements Runnable
 {

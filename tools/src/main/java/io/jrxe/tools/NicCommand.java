@@ -112,7 +112,8 @@ final class NicCommand implements Callable<Integer>
         }
     }
 
-    private static void printStats(final NetStack stack)
+    /** The STATS line: NIC counters, then the stack's non-zero counters, on one line. */
+    static void printStats(final NetStack stack)
     {
         final NicStats s = stack.device().stats();
         final StringBuilder line = new StringBuilder(256).append("JRXE-NIC STATS ")

@@ -1,11 +1,16 @@
 package io.jrxe.tools;
 
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.ulp.oob.OobContext;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +25,8 @@ import java.util.concurrent.Callable;
     description = {
         "RC bandwidth (perftest ib_*_bw style) or latency (--lat, ib_*_lat style) between two jrxe nodes on " +
             "emulated NICs in this JVM, with CPU and bytes allocated per message of every thread.",
+        "Peer mode (--server or HOST, with --pci/--ip): one side of ib_send_bw, ib_write_bw or ib_read_bw against " +
+            "the perftest tools over a VFIO NIC, speaking perftest's TCP exchange.",
         "Thread layouts: node = one thread per node running its device and engine (default); split = a thread " +
             "per engine and per device; shared = one thread for both engines, one for both devices; " +
             "single = everything on the application thread (also --single-thread)."})
@@ -46,10 +53,10 @@ final class PerfCommand implements Callable<Integer>
     @Option(names = "--op", description = "send, write, read or atomic (default: ${DEFAULT-VALUE})")
     Op op = Op.write;
 
-    @Option(names = "--size", description = "message size in bytes (default: 65536, 2 with --lat; atomic: 8)")
+    @Option(names = {"-s", "--size"}, description = "message size in bytes (default: 65536, 2 with --lat; atomic: 8)")
     Integer size;
 
-    @Option(names = "--iters", description = "measured messages per QP (default: 20000, 100000 with --lat)")
+    @Option(names = {"-n", "--iters"}, description = "measured messages per QP (default: 20000, 100000 with --lat)")
     Long iters;
 
     @Option(names = "--warmup", description = "messages per QP before measuring (default: 20000)")
@@ -94,9 +101,35 @@ final class PerfCommand implements Callable<Integer>
     @Option(names = "--timeout", description = "seconds before a stuck run fails (default: ${DEFAULT-VALUE})")
     double timeout = 120;
 
+    @Option(names = "--server", description = "perftest peer mode: wait for an ib_send_bw/ib_write_bw/ib_read_bw " +
+        "client on --port, running jrxe on the VFIO NIC --pci")
+    boolean server;
+
+    @Parameters(arity = "0..1", paramLabel = "HOST", description = "perftest peer mode: connect to the perftest " +
+        "server on HOST, running jrxe on the VFIO NIC --pci")
+    String host;
+
+    @Mixin
+    NodeOptions nodeOptions = new NodeOptions();
+
+    @Option(names = {"-p", "--port"}, description = "peer mode: TCP port of perftest's exchange (default: " +
+        "${DEFAULT-VALUE})")
+    int port = OobContext.DEFAULT_PORT;
+
+    @Option(names = {"-x", "--gid-index"}, description = "peer mode: local GID index, 1 = IPv4 RoCE v2 " +
+        "(default: ${DEFAULT-VALUE})")
+    int gidIndex = RoceNode.GID_INDEX_IPV4;
+
+    @Option(names = "--report-gbits", description = "peer mode: Gb/s instead of MB/s (as the peer's --report_gbits)")
+    boolean reportGbits;
+
     @Override
     public Integer call()
     {
+        if (server || null != host)
+        {
+            return peer();
+        }
         final Settings s = validate();
         final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
         try (RocePair pair = new RocePair(WireFaults.none(), s.pathMtu, inFlight, null, Throwable::printStackTrace))
@@ -124,6 +157,37 @@ final class PerfCommand implements Callable<Integer>
                 throw new IllegalStateException("engine internal errors: " + pair.internalErrors());
             }
             return 0;
+        }
+    }
+
+    /**
+     * perftest peer mode ({@link PerftestPeer}): one side of a perftest bandwidth test against the Linux tools on a
+     * VFIO NIC. Size and iterations default to perftest's (65536, 1000) and must match the peer's {@code -s}/{@code -n}.
+     */
+    private int peer()
+    {
+        final PerftestPeer.Settings s = PerftestPeer.Settings.of(host, server, op.name());
+        s.port = port;
+        s.size = null != size ? size : PerftestPeer.DEFAULT_SIZE;
+        s.iters = null != iters ? (int)Math.min(Integer.MAX_VALUE, iters) : PerftestPeer.DEFAULT_ITERS;
+        s.txDepth = txDepth;
+        s.rxDepth = rxDepth;
+        s.gidIndex = gidIndex;
+        s.mtu = RcQps.pathMtu(mtu);
+        s.reportGbits = reportGbits;
+        s.timeoutSeconds = (int)Math.max(1, Math.ceil(timeout));
+        s.check();
+        try (VfioNode vfio = new VfioNode(nodeOptions, idle.create()))
+        {
+            try
+            {
+                return PerftestPeer.run(vfio.node(), s, (null != appIdle ? appIdle : PerfThreads.Idle.backoff).create(),
+                    SystemNanoClock.INSTANCE, System.out);
+            }
+            finally
+            {
+                vfio.printNicStats();
+            }
         }
     }
 

@@ -128,7 +128,7 @@ final class Requester
             final int result = sendPacket(c, wqe);
             if (result < 0)
             {
-                c.txStalled = true; // no tx buffer: the engine runs this QP again next duty cycle
+                c.txStalled = true; // no tx buffer or next hop unresolved: the engine runs this QP again next duty cycle
                 break;
             }
             if (0 == result)
@@ -140,7 +140,8 @@ final class Requester
         return sent;
     }
 
-    /** @return 1 sent, 0 the WQE failed (QP moved to error or WQE completed in error), -1 no tx buffer */
+    /** @return 1 sent, 0 the WQE failed (QP moved to error or WQE completed in error), -1 no tx buffer or the
+     * next hop is being resolved */
     private int sendPacket(final QpContext c, final SendWqe wqe)
     {
         final int opcode = wqe.opcode();

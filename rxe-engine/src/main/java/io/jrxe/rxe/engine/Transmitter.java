@@ -63,10 +63,16 @@ final class Transmitter
      * Starts a packet to a destination GID.
      *
      * @param owner the QP whose counters the packet (and a failure to send it) goes to; null for QP1
-     * @return false if no tx buffer is free (the caller retries later)
+     * @return false if no tx buffer is free or the destination's MAC is still being resolved (the caller retries
+     * later)
      */
     boolean begin(final QpContext owner, final long dstGidHi, final long dstGidLo)
     {
+        if (io.awaitingNeighbor(dstGidHi, dstGidLo))
+        {
+            counters.increment(owner, RxeCounter.TX_WAIT_NEIGHBOR);
+            return false;
+        }
         final int id = io.allocTx();
         if (id < 0)
         {

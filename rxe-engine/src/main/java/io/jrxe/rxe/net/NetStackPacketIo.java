@@ -65,6 +65,13 @@ public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandle
     }
 
     @Override
+    public boolean awaitingNeighbor(final long dstGidHi, final long dstGidLo)
+    {
+        return RxePacketIo.isIpv4Mapped(dstGidHi, dstGidLo) ?
+            stack.awaitingNeighbor4((int)dstGidLo) : stack.awaitingNeighbor6(dstGidHi, dstGidLo);
+    }
+
+    @Override
     public void send(final int id)
     {
         stack.send(id);

@@ -64,6 +64,23 @@ public interface RxePacketIo
     boolean prepare(int id, long dstGidHi, long dstGidLo, int srcUdpPort, int udpPayloadLength);
 
     /**
+     * Whether a packet to this destination should be held back for now because the next hop's MAC is being
+     * resolved; asking starts the resolution if needed. The kernel holds such packets on the neighbour entry;
+     * without this, the first packets to a new peer would be lost and cost a retransmit timeout (67 ms with the
+     * usual timeout 14) at the start of every connection. Once resolution has failed this returns false, so that
+     * the packet goes to {@link #prepare}, is refused and counts as lost: the retry counters then end the
+     * connection as they would on a network without the peer.
+     *
+     * @param dstGidHi destination GID bytes 0..7
+     * @param dstGidLo destination GID bytes 8..15
+     * @return true to hold the packet and try again on a later duty cycle
+     */
+    default boolean awaitingNeighbor(final long dstGidHi, final long dstGidLo)
+    {
+        return false;
+    }
+
+    /**
      * Queues a prepared packet for transmission; the buffer now belongs to the stack.
      *
      * @param id buffer prepared by {@link #prepare}

@@ -48,6 +48,7 @@ public final class RoceNode implements AutoCloseable
         private RxeContext rxe = new RxeContext();
         private String deviceName = "jrxe0";
         private boolean countersFile = true;
+        private boolean keepCountersFile;
         private Path countersDirectory;
         private NanoClock nanoClock = SystemNanoClock.INSTANCE;
         private int maxQps = 1024;
@@ -86,6 +87,16 @@ public final class RoceNode implements AutoCloseable
         public Context countersFile(final boolean countersFile)
         {
             this.countersFile = countersFile;
+            return this;
+        }
+
+        /**
+         * Whether the counters file stays after {@link RoceNode#close()} (default false: it is deleted), so that
+         * {@code jrxe stat} can show the final counters of a process that has exited.
+         */
+        public Context keepCountersFile(final boolean keepCountersFile)
+        {
+            this.keepCountersFile = keepCountersFile;
             return this;
         }
 
@@ -185,7 +196,8 @@ public final class RoceNode implements AutoCloseable
 
     private static CountersFile.Context countersContext(final Context ctx)
     {
-        final CountersFile.Context c = new CountersFile.Context().deviceName(ctx.deviceName).deleteOnClose(true);
+        final CountersFile.Context c = new CountersFile.Context().deviceName(ctx.deviceName)
+            .deleteOnClose(!ctx.keepCountersFile);
         if (null != ctx.countersDirectory)
         {
             c.directory(ctx.countersDirectory);

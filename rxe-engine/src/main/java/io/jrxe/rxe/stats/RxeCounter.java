@@ -112,7 +112,9 @@ public enum RxeCounter
     /** Transmit packets not sent because the packet pool was empty. */
     TX_NO_BUFFER(49, "tx_no_buffer", "transmit deferred: packet pool empty"),
     /** Completion queue overflows. */
-    CQ_OVERFLOW(50, "cq_overflow", "completion queue overflows");
+    CQ_OVERFLOW(50, "cq_overflow", "completion queue overflows"),
+    /** Transmissions held back while the next hop's MAC was being resolved (ARP/ND), retried shortly. */
+    TX_WAIT_NEIGHBOR(51, "tx_wait_neighbor", "transmit deferred: next hop's MAC being resolved");
 
     private static final RxeCounter[] BY_ID;
 

@@ -78,6 +78,7 @@ public final class MemoryWire
         private Endpoint peer;
         private RxePacketSink sink;
         private boolean unreachable;
+        private boolean resolving;
         private Faults sendFaults = faults;
         private java.util.function.LongPredicate dropSent;
         private long sent;
@@ -130,6 +131,18 @@ public final class MemoryWire
         public void dropSent(final java.util.function.LongPredicate predicate)
         {
             this.dropSent = predicate;
+        }
+
+        /** Makes awaitingNeighbor() say the next hop is being resolved. */
+        public void awaitingNeighbor(final boolean resolving)
+        {
+            this.resolving = resolving;
+        }
+
+        @Override
+        public boolean awaitingNeighbor(final long dstGidHi, final long dstGidLo)
+        {
+            return resolving;
         }
 
         /** Makes prepare() fail, as an unresolved neighbour would. */

@@ -1,0 +1,459 @@
+package io.jrxe.tools;
+
+import io.jrxe.rxe.node.RoceNode;
+import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.MemoryRegion;
+import io.jrxe.rxe.verbs.Mtu;
+import io.jrxe.rxe.verbs.PortAttr;
+import io.jrxe.rxe.verbs.ProtectionDomain;
+import io.jrxe.rxe.verbs.QpAttr;
+import io.jrxe.rxe.verbs.QpInitAttr;
+import io.jrxe.rxe.verbs.QpType;
+import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.RecvWorkRequest;
+import io.jrxe.rxe.verbs.RxeDevice;
+import io.jrxe.rxe.verbs.SendFlags;
+import io.jrxe.rxe.verbs.SendWorkRequest;
+import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.ulp.oob.BwReport;
+import io.jrxe.ulp.oob.OobChannel;
+import io.jrxe.ulp.oob.OobContext;
+import io.jrxe.ulp.oob.OobException;
+import io.jrxe.ulp.oob.PeerQpSettings;
+import io.jrxe.ulp.oob.PerftestBwSession;
+import io.jrxe.ulp.oob.PerftestDest;
+import io.jrxe.ulp.oob.PerftestExchange;
+import io.jrxe.ulp.oob.PerftestReportFormatter;
+import io.jrxe.ulp.oob.PerftestReportFormatter.Unit;
+import io.jrxe.ulp.oob.PerftestSysData;
+import io.jrxe.ulp.oob.PerftestTest;
+import io.jrxe.ulp.oob.Side;
+import org.HdrHistogram.Histogram;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * perftest peer mode: a jrxe node takes one side of {@code ib_send_bw}, {@code ib_write_bw} or {@code ib_read_bw}
+ * against the Linux tools (or against another jrxe process), speaking perftest's TCP conversation
+ * ({@link PerftestBwSession}) and mirroring what the tool does on the QP:
+ * <pre>
+ *   test        client (HOST given)                         server (--server)
+ *   send_bw     SENDs, up to tx depth in flight, RTS        receives, rx depth posted, stays in RTR
+ *   write_bw    RDMA WRITEs into the server's buffer, RTS   passive: RTR, prints the client's report
+ *   read_bw     RDMA READs from the server's buffer, RTS    passive: RTR, prints the client's report
+ * </pre>
+ * One RC QP ({@code -q 1}), fixed message size and iterations ({@code -s}, {@code -n}, the same on both sides, as
+ * perftest requires), the GID at {@code --gid-index} (perftest {@code -x}); the path MTU is the smaller active MTU
+ * of the two sides unless {@code --mtu} lowers it. Every work request is signaled (the peer cannot see that), so
+ * each message has a completion time: besides perftest's table this side prints HdrHistogram percentiles of
+ * post-to-completion latency (sender) or of the gaps between receive completions (receiver).
+ * <p>
+ * The engine runs on its own thread ({@link RoceNode#start()}): the conversation blocks on its socket while the
+ * peer's traffic is already flowing. The caller opens and closes the node. {@code jrxe perf} calls
+ * {@link #run(RoceNode, PrintStream)} when it is given {@code --server} or a peer host.
+ */
+final class PerftestPeer implements PerftestBwSession.Peer
+{
+    /** perftest's defaults: {@code DEF_TX_BW}, {@code DEF_RX_SEND}, {@code DEF_SIZE_BW}, {@code DEF_ITERS}. */
+    static final int DEFAULT_TX_DEPTH = 128;
+    static final int DEFAULT_RX_DEPTH = 512;
+    static final int DEFAULT_SIZE = 65536;
+    static final int DEFAULT_ITERS = 1000;
+
+    /** What a run is asked to do; the defaults are perftest's. */
+    static final class Settings
+    {
+        PerftestTest test = PerftestTest.WRITE_BW;
+        String host;
+        int port = OobContext.DEFAULT_PORT;
+        int size = DEFAULT_SIZE;
+        int iters = DEFAULT_ITERS;
+        int txDepth = DEFAULT_TX_DEPTH;
+        int rxDepth = DEFAULT_RX_DEPTH;
+        int gidIndex = RoceNode.GID_INDEX_IPV4;
+        Mtu mtu;
+        boolean reportGbits;
+        int timeoutSeconds = 300;
+
+        /**
+         * Maps a command line onto settings: exactly one of {@code server} and {@code host}, an operation perftest
+         * has a bandwidth test for.
+         *
+         * @throws IllegalArgumentException on a bad combination or value, saying what to fix
+         */
+        static Settings of(final String host, final boolean server, final String op)
+        {
+            if (server == (null != host))
+            {
+                throw new IllegalArgumentException("give either --server or the HOST of a perftest server, not " +
+                    (server ? "both" : "neither"));
+            }
+            final Settings s = new Settings();
+            s.host = host;
+            s.test = testOf(op);
+            return s;
+        }
+
+        static PerftestTest testOf(final String op)
+        {
+            switch (op.toLowerCase(Locale.ROOT))
+            {
+                case "send":
+                    return PerftestTest.SEND_BW;
+                case "write":
+                    return PerftestTest.WRITE_BW;
+                case "read":
+                    return PerftestTest.READ_BW;
+                default:
+                    throw new IllegalArgumentException("perftest peer mode runs --op send, write or read, not '" +
+                        op + "'");
+            }
+        }
+
+        Settings check()
+        {
+            if (size < 1 || iters < 1 || txDepth < 1 || rxDepth < 1)
+            {
+                throw new IllegalArgumentException("size, iterations, tx depth and rx depth must be positive: " +
+                    size + ", " + iters + ", " + txDepth + ", " + rxDepth);
+            }
+            if (port < 1 || port > 65535)
+            {
+                throw new IllegalArgumentException("port must be 1..65535, got " + port);
+            }
+            if (timeoutSeconds < 1)
+            {
+                throw new IllegalArgumentException("timeout must be at least 1 second, got " + timeoutSeconds);
+            }
+            return this;
+        }
+
+        Side side()
+        {
+            return null == host ? Side.SERVER : Side.CLIENT;
+        }
+
+        Unit unit()
+        {
+            return reportGbits ? Unit.GB_PER_SEC : Unit.MB_PER_SEC;
+        }
+    }
+
+    private final RoceNode node;
+    private final RxeDevice device;
+    private final Settings settings;
+    private final IdleStrategy idle;
+    private final NanoClock clock;
+    private final PrintStream out;
+    private ProtectionDomain pd;
+    private CompletionQueue cq;
+    private QueuePair qp;
+    private UnsafeBuffer buffer;
+    private MemoryRegion mr;
+    private PerftestDest local;
+    private PerftestDest remote;
+    private Mtu pathMtu;
+    private int localOutReads;
+    private BwTraffic traffic;
+    private int preposted;
+
+    PerftestPeer(
+        final RoceNode node,
+        final Settings settings,
+        final IdleStrategy idle,
+        final NanoClock clock,
+        final PrintStream out)
+    {
+        this.node = node;
+        this.device = node.device();
+        this.settings = settings.check();
+        this.idle = idle;
+        this.clock = clock;
+        this.out = out;
+    }
+
+    /**
+     * Runs one whole test: engine thread, TCP conversation, traffic, report. The node must not be started yet.
+     *
+     * @return the exit status: 0 when the conversation and the traffic succeeded
+     * @throws IllegalStateException if the conversation or the traffic fails (the message says how)
+     */
+    int run()
+    {
+        node.start();
+        final long timeoutNs = TimeUnit.SECONDS.toNanos(settings.timeoutSeconds);
+        final OobContext oob = new OobContext().acceptTimeoutNs(timeoutNs).connectTimeoutNs(timeoutNs);
+        try
+        {
+            final PerftestBwSession.Result result;
+            if (Side.CLIENT == settings.side())
+            {
+                final OobChannel channel = OobChannel.connect(new InetSocketAddress(settings.host, settings.port), oob);
+                result = session(channel, timeoutNs);
+            }
+            else
+            {
+                try (ServerSocket listener = OobChannel.listen(null, settings.port))
+                {
+                    out.println("************************************");
+                    out.println("* Waiting for client to connect... *");
+                    out.println("************************************");
+                    out.flush();
+                    result = session(OobChannel.accept(listener, oob), timeoutNs);
+                }
+            }
+            return report(result);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException(settings.test.tool() + " conversation failed: " + ex.getMessage(), ex);
+        }
+        finally
+        {
+            release();
+        }
+    }
+
+    /** {@code jrxe perf} peer mode entry point, see the class comment. */
+    static int run(final RoceNode node, final Settings settings, final IdleStrategy idle, final NanoClock clock,
+        final PrintStream out)
+    {
+        return new PerftestPeer(node, settings, idle, clock, out).run();
+    }
+
+    private PerftestBwSession.Result session(final OobChannel channel, final long timeoutNs) throws OobException
+    {
+        final PerftestExchange exchange = new PerftestExchange(channel, settings.side());
+        return PerftestBwSession.run(exchange, settings.test, localMtu(), PerftestSysData.DEFAULT, this, timeoutNs);
+    }
+
+    private Mtu localMtu()
+    {
+        final Mtu active = device.queryPort(RxeDevice.PORT, new PortAttr()).activeMtu();
+        return null != settings.mtu && settings.mtu.code() < active.code() ? settings.mtu : active;
+    }
+
+    @Override
+    public List<PerftestDest> localDests(final Mtu mtu, final PerftestSysData sysData)
+    {
+        pathMtu = mtu;
+        final int bytes = (int)Math.min(Integer.MAX_VALUE - 4096, sysData.bufferSize(settings.size) * 2L);
+        buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned((bytes + 4095) & ~4095, 4096));
+        pd = device.allocPd();
+        mr = device.regMr(pd, buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
+        final int depth = Math.max(settings.txDepth, settings.rxDepth);
+        cq = device.createCq(depth + 1, null);
+        final QpInitAttr init = new QpInitAttr().qpType(QpType.RC).sendCq(cq).recvCq(cq);
+        init.cap().maxSendWr(settings.txDepth).maxRecvWr(settings.rxDepth).maxSendSge(1).maxRecvSge(1);
+        qp = device.createQp(pd, init);
+        localOutReads = Math.min(0xFFFF, settings.test.outReads(device.queryDevice().maxQpRdAtom()));
+        final byte[] gid = new byte[16];
+        device.queryGid(RxeDevice.PORT, settings.gidIndex, gid);
+        final int psn = PeerQpSettings.randomPsn(new Random(System.nanoTime()));
+        local = new PerftestDest(0, localOutReads, qp.qpn(), psn, mr.rkey(), buffer.addressOffset(), 0, gid);
+        return List.of(local);
+    }
+
+    @Override
+    public void connect(final List<PerftestDest> remoteDests)
+    {
+        if (1 != remoteDests.size())
+        {
+            throw new IllegalArgumentException("the peer has " + remoteDests.size() + " QPs; jrxe runs one " +
+                "(perftest -q 1)");
+        }
+        remote = remoteDests.get(0);
+        final int maxRdAtom = device.queryDevice().maxQpRdAtom();
+        final PeerQpSettings qpSettings = PeerQpSettings.perftest(settings.test, localOutReads,
+            Math.max(1, Math.min(maxRdAtom, remote.outReads())));
+        final QpAttr attr = new QpAttr();
+        device.modifyQp(qp, attr, qpSettings.fillInit(attr, RxeDevice.PORT));
+        device.modifyQp(qp, attr, qpSettings.fillRtr(attr, pathMtu, remote.qpn(), remote.psn(), remote.gid(),
+            settings.gidIndex));
+        if (Side.CLIENT == settings.side())
+        {
+            // perftest moves only the side that sends or initiates reads to RTS; the server stays a responder.
+            device.modifyQp(qp, attr, qpSettings.fillRts(attr, local.psn()));
+        }
+        printAddresses();
+    }
+
+    @Override
+    public void prepareTraffic()
+    {
+        traffic = new BwTraffic(qp, cq, idle, clock);
+        if (Side.SERVER == settings.side())
+        {
+            // ib_send_bw's server: ctx_set_recv_wqes posts rx depth receives (no more than the iterations).
+            preposted = Math.min(settings.rxDepth, settings.iters);
+            final RecvWorkRequest recv = recvWr();
+            for (int i = 0; i < preposted; i++)
+            {
+                final int rc = qp.postRecv(recv);
+                if (0 != rc)
+                {
+                    throw new IllegalStateException("post_recv failed (" + rc + "): " + qp.postError());
+                }
+            }
+        }
+    }
+
+    @Override
+    public BwReport runTraffic()
+    {
+        final long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(settings.timeoutSeconds);
+        if (Side.SERVER == settings.side())
+        {
+            traffic.receive(recvWr(), settings.iters, preposted, deadline);
+        }
+        else
+        {
+            int depth = settings.txDepth;
+            if (PerftestTest.READ_BW == settings.test)
+            {
+                // The responder holds at most its advertised out_reads (its max_dest_rd_atomic) reads at once.
+                depth = Math.min(depth, Math.max(1, remote.outReads()));
+            }
+            traffic.send(sendWr(), settings.iters, depth, deadline);
+        }
+        return PerftestReportFormatter.report(settings.size, settings.iters, traffic.elapsedNs(),
+            traffic.bestPerMessageNs(), settings.unit());
+    }
+
+    private SendWorkRequest sendWr()
+    {
+        final int opcode = switch (settings.test)
+        {
+            case SEND_BW -> WrOpcode.SEND;
+            case WRITE_BW -> WrOpcode.RDMA_WRITE;
+            case READ_BW -> WrOpcode.RDMA_READ;
+        };
+        final SendWorkRequest wr = new SendWorkRequest(1).opcode(opcode).sendFlags(SendFlags.SIGNALED);
+        wr.sgl().add(buffer.addressOffset(), settings.size, mr.lkey());
+        if (PerftestTest.SEND_BW != settings.test)
+        {
+            wr.remoteAddr(remote.vaddr()).rkey(remote.rkey());
+        }
+        return wr;
+    }
+
+    private RecvWorkRequest recvWr()
+    {
+        final RecvWorkRequest wr = new RecvWorkRequest(1);
+        wr.sgl().add(buffer.addressOffset(), settings.size, mr.lkey());
+        return wr;
+    }
+
+    private void printAddresses()
+    {
+        out.println(PerftestReportFormatter.RESULT_LINE.trim());
+        out.println("                    " + title() + " BW Test");
+        out.println(" Device         : " + node.name() + "\t\tTransport type : IB");
+        out.println(" Connection type : RC\t\tNumber of qps   : 1");
+        out.println(" TX depth        : " + settings.txDepth + "\t\tRX depth        : " + settings.rxDepth);
+        out.println(" Mtu             : " + pathMtu.bytes() + "[B]\t\tLink type       : Ethernet");
+        out.println(" GID index       : " + settings.gidIndex + "\t\tData ex. method : Ethernet");
+        out.println(PerftestReportFormatter.RESULT_LINE.trim());
+        out.print(address(" local address", local));
+        out.print(address(" remote address", remote));
+        out.flush();
+    }
+
+    private String title()
+    {
+        return switch (settings.test)
+        {
+            case SEND_BW -> "Send";
+            case WRITE_BW -> "RDMA_Write";
+            case READ_BW -> "RDMA_Read";
+        };
+    }
+
+    /** perftest's {@code ctx_print_pingpong_data}: the address line and the GID as decimal bytes. */
+    private static String address(final String label, final PerftestDest d)
+    {
+        final StringBuilder gid = new StringBuilder(64);
+        final byte[] g = d.gid();
+        for (int i = 0; i < g.length; i++)
+        {
+            gid.append(i > 0 ? ":" : "").append(String.format(Locale.ROOT, "%02d", g[i] & 0xFF));
+        }
+        return String.format(Locale.ROOT, "%s: LID %#06x QPN %#06x PSN %#08x RKey %#08x VAddr %#016x%n GID: %s%n",
+            label, d.lid(), d.qpn(), d.psn(), d.rkey(), d.vaddr(), gid);
+    }
+
+    private int report(final PerftestBwSession.Result result)
+    {
+        final Unit unit = settings.unit();
+        final BwReport shown = null != result.localReport() ? result.localReport() : result.remoteReport();
+        out.print(PerftestReportFormatter.RESULT_LINE);
+        out.print(PerftestReportFormatter.header(unit));
+        if (null != shown)
+        {
+            out.print(PerftestReportFormatter.line(shown, unit));
+        }
+        out.print(PerftestReportFormatter.RESULT_LINE);
+        final StringBuilder line = new StringBuilder(256).append("JRXE-PERF role=")
+            .append(Side.CLIENT == settings.side() ? "client" : "server")
+            .append(" test=").append(settings.test.tool()).append(" size=").append(settings.size)
+            .append(" iters=").append(settings.iters).append(" mtu=").append(pathMtu.bytes());
+        if (null != shown)
+        {
+            final double gbps = shown.bwAvg() * unit.bytesPerUnit() * 8 / 1e9;
+            line.append(" bw_avg_gbps=").append(String.format(Locale.ROOT, "%.4f", gbps))
+                .append(" msg_rate_mpps=").append(String.format(Locale.ROOT, "%.6f", shown.msgRateAvg()));
+        }
+        if (null != traffic && traffic.histogram.getTotalCount() > 0)
+        {
+            final String what = Side.SERVER == settings.side() ? "receive completion gap" :
+                "post-to-completion latency";
+            final Histogram h = traffic.histogram;
+            out.println(" " + what + " [usec]: " + String.format(Locale.ROOT,
+                "p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f max=%.2f n=%d", micros(h, 50), micros(h, 90), micros(h, 99),
+                micros(h, 99.9), h.getMaxValue() / 1e3, h.getTotalCount()));
+            line.append(String.format(Locale.ROOT, " lat_p50_us=%.2f lat_p99_us=%.2f lat_max_us=%.2f",
+                micros(h, 50), micros(h, 99), h.getMaxValue() / 1e3));
+        }
+        out.println(line);
+        out.flush();
+        return 0;
+    }
+
+    private static double micros(final Histogram h, final double percentile)
+    {
+        return h.getValueAtPercentile(percentile) / 1e3;
+    }
+
+    private void release()
+    {
+        // The conversation's closing barrier came after the last ACK: nothing is in flight for this QP any more.
+        if (null != qp)
+        {
+            device.destroyQp(qp);
+        }
+        if (null != cq)
+        {
+            device.destroyCq(cq);
+        }
+        if (null != mr)
+        {
+            device.deregMr(mr);
+        }
+        if (null != pd)
+        {
+            device.deallocPd(pd);
+        }
+    }
+}

@@ -1,0 +1,263 @@
+package io.jrxe.tools;
+
+import io.jrxe.rxe.node.RoceNode;
+import io.jrxe.rxe.proto.Gid;
+import io.jrxe.rxe.verbs.Mtu;
+import io.jrxe.ulp.oob.OobChannel;
+import io.jrxe.ulp.oob.OobContext;
+import io.jrxe.ulp.oob.PeerQpSettings;
+import io.jrxe.ulp.oob.PingpongDest;
+import io.jrxe.ulp.oob.PingpongExchange;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code jrxe pingpong [HOST]}: {@code ibv_rc_pingpong} on a VFIO-bound NIC, wire-compatible with the rdma-core
+ * tool in both roles. Without HOST it is the server (listens on TCP {@code --port}), with HOST the client. The
+ * 52-byte address exchange runs over the host's own network (java.net), the RoCE traffic over jrxe's NIC.
+ * <pre>
+ *   peer$ ibv_rc_pingpong -d rxe0 -g 1 -c                  (server)
+ *   jrxe$ jrxe pingpong --pci 0000:00:03.0 --ip 10.9.0.2/24 --validate peer-host
+ * </pre>
+ * Prints the tool's lines ({@code local address}, {@code remote address}, the bytes and iterations summaries,
+ * {@code invalid data in page N}) and one line for scripts:
+ * <pre>
+ *   JRXE-PINGPONG role=client iters=1000 size=4096 seconds=1.23 mbit_per_sec=53.28 usec_per_iter=1230.00 validate=ok
+ * </pre>
+ * Exit status 0 on success, 1 on a failed run or a failed validation.
+ */
+@Command(name = "pingpong", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "ibv_rc_pingpong over jrxe's VFIO NIC (server without HOST, client with HOST).")
+final class PingpongCommand implements Callable<Integer>
+{
+    /** Bound for draining the engine after the last completion, so the peer gets the last ACK. */
+    private static final long LINGER_NS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    @Mixin
+    NodeOptions nodeOptions = new NodeOptions();
+
+    @Parameters(arity = "0..1", paramLabel = "HOST", description = "server to connect to (default: be the server)")
+    String host;
+
+    @Option(names = {"-p", "--port"}, description = "TCP port of the exchange (default: ${DEFAULT-VALUE})")
+    int port = OobContext.DEFAULT_PORT;
+
+    @Option(names = {"-s", "--size"}, description = "message size (default: ${DEFAULT-VALUE})")
+    int size = 4096;
+
+    @Option(names = {"-n", "--iters"}, description = "number of exchanges (default: ${DEFAULT-VALUE})")
+    int iters = 1000;
+
+    @Option(names = {"-m", "--mtu"}, description = "path MTU: 256..4096, must equal the peer's -m " +
+        "(default: ${DEFAULT-VALUE})")
+    int mtu = 1024;
+
+    @Option(names = {"-g", "--gid-index"}, description = "local GID index; 1 is the IPv4 RoCE v2 GID " +
+        "(default: ${DEFAULT-VALUE})")
+    int gidIndex = RoceNode.GID_INDEX_IPV4;
+
+    @Option(names = {"-r", "--rx-depth"}, description = "receives posted at a time (default: ${DEFAULT-VALUE})")
+    int rxDepth = 500;
+
+    @Option(names = {"-c", "--validate"}, description = "check received buffers (the tool's -c; use it on both sides)")
+    boolean validate;
+
+    @Option(names = "--idle", description = "what the polling thread does when idle: spin, yield or backoff " +
+        "(default: ${DEFAULT-VALUE}); on a VM with coarse timers yield keeps latency down")
+    PerfThreads.Idle idle = PerfThreads.Idle.backoff;
+
+    @Option(names = "--timeout", description = "seconds allowed for the exchange and for the ping-pong " +
+        "(default: ${DEFAULT-VALUE})")
+    int timeoutSeconds = 300;
+
+    @Override
+    public Integer call()
+    {
+        checkOptions();
+        try (VfioNode vfio = new VfioNode(nodeOptions, idle.create()))
+        {
+            try
+            {
+                return run(vfio.node(), System.out, idle.create(), SystemNanoClock.INSTANCE);
+            }
+            finally
+            {
+                vfio.printNicStats();
+            }
+        }
+    }
+
+    void checkOptions()
+    {
+        RcQps.pathMtu(mtu);
+        if (iters < 1)
+        {
+            throw new IllegalArgumentException("--iters must be at least 1, got " + iters);
+        }
+        if (port < 1 || port > 65535)
+        {
+            throw new IllegalArgumentException("--port must be 1..65535, got " + port);
+        }
+        if (timeoutSeconds < 1)
+        {
+            throw new IllegalArgumentException("--timeout must be at least 1 second, got " + timeoutSeconds);
+        }
+    }
+
+    /**
+     * The whole run on an open node: exchange, connect, ping-pong, summary. Separate from {@link #call()} so that
+     * tests can run it on emulated NICs.
+     *
+     * @return the exit status
+     */
+    int run(final RoceNode node, final PrintStream out, final IdleStrategy idle, final NanoClock clock)
+    {
+        final Mtu pathMtu = RcQps.pathMtu(mtu);
+        final long timeoutNs = TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        final OobContext oob = new OobContext().acceptTimeoutNs(timeoutNs).connectTimeoutNs(timeoutNs)
+            .ioTimeoutNs(timeoutNs);
+        final boolean client = null != host;
+        try (RcPingpong pp = new RcPingpong(node, size, rxDepth, idle, clock))
+        {
+            final int psn = PeerQpSettings.randomPsn(new Random(System.nanoTime()));
+            final PingpongDest local = pp.localDest(gidIndex, psn);
+            out.println(describe("  local address:  ", local));
+            final PingpongDest remote = exchangeWhileProgressing(node, idle, pp, local, pathMtu, oob);
+            out.println(describe("  remote address: ", remote));
+            if (client)
+            {
+                pp.connect(remote, pathMtu, gidIndex, psn);
+            }
+            final RcPingpong.Result r = pp.run(client, iters, validate, clock.nanoTime() + timeoutNs);
+            linger(node, idle, clock);
+            return report(r, out);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("ibv_rc_pingpong exchange failed: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Runs the blocking TCP exchange on a helper thread while this thread keeps the node going: the peer resolves
+     * jrxe's address (ARP) when it moves its QP to RTR, in the middle of the exchange, and the kernel fails that
+     * modify ("Failed to modify QP to RTR") if nobody answers.
+     */
+    private PingpongDest exchangeWhileProgressing(
+        final RoceNode node,
+        final IdleStrategy idle,
+        final RcPingpong pp,
+        final PingpongDest local,
+        final Mtu pathMtu,
+        final OobContext oob) throws IOException
+    {
+        final FutureTask<PingpongDest> task = new FutureTask<>(() -> exchange(pp, local, pathMtu, oob));
+        final Thread thread = new Thread(task, "jrxe-pingpong-exchange");
+        thread.setDaemon(true);
+        thread.start();
+        while (!task.isDone())
+        {
+            idle.idle(node.progress());
+        }
+        idle.reset();
+        try
+        {
+            return task.get();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted during the exchange", ex);
+        }
+        catch (final ExecutionException ex)
+        {
+            final Throwable cause = ex.getCause();
+            if (cause instanceof IOException)
+            {
+                throw (IOException)cause;
+            }
+            if (cause instanceof RuntimeException)
+            {
+                throw (RuntimeException)cause;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    private PingpongDest exchange(
+        final RcPingpong pp, final PingpongDest local, final Mtu pathMtu, final OobContext oob) throws IOException
+    {
+        if (null != host)
+        {
+            try (OobChannel channel = OobChannel.connect(new InetSocketAddress(host, port), oob))
+            {
+                return PingpongExchange.client(channel, local);
+            }
+        }
+        try (ServerSocket listener = OobChannel.listen(null, port);
+            OobChannel channel = OobChannel.accept(listener, oob))
+        {
+            // The server connects its QP before it answers, as pp_server_exch_dest does: the client sends at once.
+            return PingpongExchange.server(channel, local,
+                remote -> pp.connect(remote, pathMtu, gidIndex, local.psn()));
+        }
+    }
+
+    /** Keeps the engine running briefly so the ACK of the last message leaves before the node closes. */
+    private static void linger(final RoceNode node, final IdleStrategy idle, final NanoClock clock)
+    {
+        final long end = clock.nanoTime() + LINGER_NS;
+        while (clock.nanoTime() - end < 0)
+        {
+            idle.idle(node.progress());
+        }
+    }
+
+    private int report(final RcPingpong.Result r, final PrintStream out)
+    {
+        // The tool: float usec from gettimeofday, bytes = size * iters * 2.
+        final double usec = Math.max(1, TimeUnit.NANOSECONDS.toMicros(r.elapsedNs()));
+        final String seconds = String.format(Locale.ROOT, "%.2f", usec / 1_000_000.0);
+        final String mbit = String.format(Locale.ROOT, "%.2f", r.bytes() * 8.0 / usec);
+        final String perIter = String.format(Locale.ROOT, "%.2f", usec / r.iters());
+        out.println(r.bytes() + " bytes in " + seconds + " seconds = " + mbit + " Mbit/sec");
+        out.println(r.iters() + " iters in " + seconds + " seconds = " + perIter + " usec/iter");
+        final boolean checked = validate;
+        boolean valid = true;
+        if (checked)
+        {
+            for (final int page : r.invalidPages())
+            {
+                out.println("invalid data in page " + page);
+            }
+            valid = r.invalidPages().isEmpty() && 0 == r.badMessages();
+        }
+        out.println("JRXE-PINGPONG role=" + (null != host ? "client" : "server") + " iters=" + r.iters() +
+            " size=" + r.size() + " seconds=" + seconds + " mbit_per_sec=" + mbit + " usec_per_iter=" + perIter +
+            " validate=" + (!checked ? "off" : valid ? "ok" : "FAILED bad_messages=" + r.badMessages()));
+        out.flush();
+        return valid ? 0 : 1;
+    }
+
+    private static String describe(final String prefix, final PingpongDest d)
+    {
+        return String.format(Locale.ROOT, "%sLID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s", prefix, d.lid(), d.qpn(),
+            d.psn(), Gid.toString(d.gid()));
+    }
+}
