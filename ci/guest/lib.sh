@@ -314,6 +314,18 @@ show_log()
     return 0
 }
 
+# show_jvm_crashes: the head of every JVM fatal error report (hs_err) left in / or /tmp, for the console.
+show_jvm_crashes()
+{
+    local f
+    for f in /hs_err_pid*.log /tmp/hs_err_pid*.log; do
+        [ -f "$f" ] || continue
+        head -80 "$f" | sed "s/^/[$SCENARIO] ${f##*/}: /"
+        rm -f "$f"
+    done
+    return 0
+}
+
 # start_jrxe_server LOG COMMAND...: starts a jrxe server in the background (its pid in JRXE_PID) and waits until it
 # listens on OOB_PORT; fails the scenario, with its output, if it exits or does not listen within 240 s (JVM start
 # under TCG).
@@ -430,6 +442,7 @@ perftest_interop()
     figures+=" j2k_gbps=${j2k:-?} j2k_kernel_srv_gbps=${j2k_srv:-?}"
     figures+=" j2k_lat_p50_us=$(value_of lat_p50_us "$lat") j2k_lat_p99_us=$(value_of lat_p99_us "$lat")"
     if [ ${#problems[@]} -gt 0 ]; then
+        show_jvm_crashes
         fail "$(printf '%s; ' "${problems[@]}")$figures"
     fi
     pass "$figures"

@@ -107,6 +107,7 @@ echo "GUEST-BASELINE write_bw mtu=${mtu:-?} size=$SIZE iters=$ITERS rxe=${rxe_bw
 figures="mtu=${mtu:-?} rxe_gbps=${rxe_bw:-?} jrxe_gbps=${jrxe_bw:-?} ratio=$ratio"
 figures+=" jrxe_lat_p50_us=$(value_of lat_p50_us "$lat") jrxe_lat_p99_us=$(value_of lat_p99_us "$lat")"
 if [ ${#problems[@]} -gt 0 ]; then
+    show_jvm_crashes
     fail "$(printf '%s; ' "${problems[@]}")$figures"
 fi
 pass "$figures"
