@@ -203,6 +203,9 @@ JRXE_B_IP=10.9.0.2
 JRXE_C_IP=10.9.0.3
 NIC_D_IP=10.9.0.4
 OOB_PORT=18515
+# Local ACK timeout code (perftest -u) of both sides in the perftest scenarios: 18 = 1.07 s instead of 67 ms. A busy
+# TCG guest stalls either side for longer than 67 ms, and spurious go-back-N retransmissions then flood the hub.
+ACK_TIMEOUT=18
 # Driver buffers must hold a whole frame: jumbo frames (--host-mtu) need bigger ones.
 # Yield rather than park when idle: a park can last milliseconds on a TCG guest, and the peer times out.
 JRXE_NODE_OPTS=(--idle yield)
@@ -314,6 +317,18 @@ show_log()
     return 0
 }
 
+# show_jvm_crashes: the head of every JVM fatal error report (hs_err) left in / or /tmp, for the console.
+show_jvm_crashes()
+{
+    local f
+    for f in /hs_err_pid*.log /tmp/hs_err_pid*.log; do
+        [ -f "$f" ] || continue
+        head -80 "$f" | sed "s/^/[$SCENARIO] ${f##*/}: /"
+        rm -f "$f"
+    done
+    return 0
+}
+
 # start_jrxe_server LOG COMMAND...: starts a jrxe server in the background (its pid in JRXE_PID) and waits until it
 # listens on OOB_PORT; fails the scenario, with its output, if it exits or does not listen within 240 s (JVM start
 # under TCG).
@@ -370,10 +385,10 @@ perftest_interop()
     log "rxe0 on $eth, RoCE v2 GID index $gidx; NIC B on vfio-pci; $tool -s $size -n $iters"
 
     local jrxe_perf=("${JRXE[@]}" perf --op "$op" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX"
-        "${JRXE_NODE_OPTS[@]}" --keep-counters -s "$size" -n "$iters" --report-gbits
+        "${JRXE_NODE_OPTS[@]}" --keep-counters -s "$size" -n "$iters" --report-gbits -u "$ACK_TIMEOUT"
         --timeout "$run_timeout")
     local kernel=(timeout $((run_timeout + 240)) "$tool" -d rxe0 -x "$gidx" -s "$size" -n "$iters" -F
-        --report_gbits)
+        --report_gbits -u "$ACK_TIMEOUT")
     local problems=() jpid kpid jrc krc before after
     local srv_log=/tmp/jrxe-$op-server.log kcli_log=/tmp/$tool-client.log
     local cli_log=/tmp/jrxe-$op-client.log ksrv_log=/tmp/$tool-server.log
@@ -430,6 +445,7 @@ perftest_interop()
     figures+=" j2k_gbps=${j2k:-?} j2k_kernel_srv_gbps=${j2k_srv:-?}"
     figures+=" j2k_lat_p50_us=$(value_of lat_p50_us "$lat") j2k_lat_p99_us=$(value_of lat_p99_us "$lat")"
     if [ ${#problems[@]} -gt 0 ]; then
+        show_jvm_crashes
         fail "$(printf '%s; ' "${problems[@]}")$figures"
     fi
     pass "$figures"

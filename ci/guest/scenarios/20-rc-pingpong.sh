@@ -84,6 +84,7 @@ retx_srv=$(value_of retransmitted_pkts "$srv_counters")
 retx_cli=$(value_of retransmitted_pkts "$cli_counters")
 figures+=" jrxe_retx=$(( ${retx_srv:-0} + ${retx_cli:-0} ))"
 if [ ${#problems[@]} -gt 0 ]; then
+    show_jvm_crashes
     fail "$(printf '%s; ' "${problems[@]}")$figures"
 fi
 pass "$figures"

@@ -120,6 +120,10 @@ final class PerfCommand implements Callable<Integer>
         "(default: ${DEFAULT-VALUE})")
     int gidIndex = RoceNode.GID_INDEX_IPV4;
 
+    @Option(names = {"-u", "--ack-timeout"}, description = "peer mode: local ACK timeout code, 4.096 us * 2^N, as " +
+        "perftest's -u (default: ${DEFAULT-VALUE})")
+    int ackTimeout = 14;
+
     @Option(names = "--report-gbits", description = "peer mode: Gb/s instead of MB/s (as the peer's --report_gbits)")
     boolean reportGbits;
 
@@ -175,6 +179,7 @@ final class PerfCommand implements Callable<Integer>
         s.gidIndex = gidIndex;
         s.mtu = RcQps.pathMtu(mtu);
         s.reportGbits = reportGbits;
+        s.ackTimeout = ackTimeout;
         s.timeoutSeconds = (int)Math.max(1, Math.ceil(timeout));
         s.check();
         try (VfioNode vfio = new VfioNode(nodeOptions, idle.create()))

@@ -86,6 +86,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
         Mtu mtu;
         boolean reportGbits;
         int timeoutSeconds = 300;
+        int ackTimeout = PeerQpSettings.TIMEOUT;
 
         /**
          * Maps a command line onto settings: exactly one of {@code server} and {@code host}, an operation perftest
@@ -132,6 +133,11 @@ final class PerftestPeer implements PerftestBwSession.Peer
             if (port < 1 || port > 65535)
             {
                 throw new IllegalArgumentException("port must be 1..65535, got " + port);
+            }
+            if (ackTimeout < 1 || ackTimeout > 31)
+            {
+                throw new IllegalArgumentException("the ACK timeout code (perftest -u) must be 1..31, got " +
+                    ackTimeout);
             }
             if (timeoutSeconds < 1)
             {
@@ -276,8 +282,12 @@ final class PerftestPeer implements PerftestBwSession.Peer
         }
         remote = remoteDests.get(0);
         final int maxRdAtom = device.queryDevice().maxQpRdAtom();
-        final PeerQpSettings qpSettings = PeerQpSettings.perftest(settings.test, localOutReads,
+        final PeerQpSettings tool = PeerQpSettings.perftest(settings.test, localOutReads,
             Math.max(1, Math.min(maxRdAtom, remote.outReads())));
+        // perftest's -u: the local ACK timeout code (4.096 us * 2^n), 14 unless the peer was given another
+        final PeerQpSettings qpSettings = new PeerQpSettings(tool.tool(), tool.qpAccessFlags(), tool.maxDestRdAtomic(),
+            tool.minRnrTimer(), tool.hopLimit(), settings.ackTimeout, tool.retryCnt(), tool.rnrRetry(),
+            tool.maxRdAtomic());
         final QpAttr attr = new QpAttr();
         device.modifyQp(qp, attr, qpSettings.fillInit(attr, RxeDevice.PORT));
         device.modifyQp(qp, attr, qpSettings.fillRtr(attr, pathMtu, remote.qpn(), remote.psn(), remote.gid(),

@@ -36,6 +36,17 @@ class PeerCommandArgsTest
     }
 
     @Test
+    void perfPeerModeRefusesAnAckTimeoutOutsideTheFiveBitCode()
+    {
+        final PerftestPeer.Settings s = PerftestPeer.Settings.of("peer", false, "write");
+        s.ackTimeout = 32;
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, s::check);
+        assertTrue(ex.getMessage().contains("perftest -u"), ex.getMessage());
+        s.ackTimeout = 18;
+        assertEquals(18, s.check().ackTimeout);
+    }
+
+    @Test
     void pingpongRefusesAnMtuTheToolWouldRefuse()
     {
         final PingpongCommand cmd = new PingpongCommand();
