@@ -3,7 +3,7 @@
 # every ci/guest/scenarios/NN-name.sh inside it, and reports one GUEST-TEST line per scenario.
 #
 # Usage: ci/qemu-suite.sh [--jar PATH] [--workdir DIR] [--keep] [--only a,b] [--host-mtu N] [--timeout SECS]
-#                         [--cache DIR]
+#                         [--cache DIR] [--tcg single|multi]
 #   --jar PATH      jrxe.jar to test (default: tools/target/jrxe.jar); a missing jar fails the scenarios needing it
 #   --workdir DIR   scratch space, about 1.5 GiB (default: ci-work/ in the repository, which git ignores)
 #   --keep          keep the rootfs, image, kernel and initramfs in the workdir (logs are always kept)
@@ -12,6 +12,9 @@
 #   --timeout SECS  wall-clock limit for the QEMU run (default 2400)
 #   --cache DIR     keep the debootstrapped rootfs as a tarball in DIR, keyed on its package list and the week
 #                   (also JRXE_CI_CACHE); off by default so that CI always builds it fresh
+#   --tcg MODE      single (default) runs both vCPUs on one host thread; multi gives each its own. Multi is about
+#                   twice as fast, but the guest JVM then dies now and then with SIGILL/SIGSEGV in freshly patched
+#                   JIT code (QEMU 7.2's multi-threaded TCG and HotSpot's cross-modifying code), so CI uses single
 #
 # Run as root on Debian 12; missing host packages are installed with apt-get. Exit status: 0 when every scenario
 # passed; 1 when a scenario failed, the guest did not boot or finish, or QEMU timed out; 2 on a setup error.
@@ -34,6 +37,7 @@ KEEP=0
 ONLY=""
 HOST_MTU=""
 QEMU_TIMEOUT=2400
+TCG_THREADS=single
 CACHE_DIR=${JRXE_CI_CACHE:-}
 
 need_arg()
@@ -50,6 +54,7 @@ while [ $# -gt 0 ]; do
         --host-mtu) need_arg "$@"; HOST_MTU=$2; shift 2 ;;
         --timeout) need_arg "$@"; QEMU_TIMEOUT=$2; shift 2 ;;
         --cache) need_arg "$@"; CACHE_DIR=$2; shift 2 ;;
+        --tcg) need_arg "$@"; TCG_THREADS=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
@@ -59,6 +64,7 @@ done
 [[ $QEMU_TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$QEMU_TIMEOUT'"
 [ -z "$HOST_MTU" ] || [[ $HOST_MTU =~ ^[0-9]+$ && $HOST_MTU -ge 68 && $HOST_MTU -le 65535 ]] \
     || die "--host-mtu wants 68..65535, got '$HOST_MTU'"
+[[ $TCG_THREADS =~ ^(single|multi)$ ]] || die "--tcg wants single or multi, got '$TCG_THREADS'"
 [[ $ONLY =~ ^[a-z0-9,-]*$ ]] || die "--only wants comma-separated scenario names, got '$ONLY'"
 if [ -n "$ONLY" ]; then
     for name in ${ONLY//,/ }; do
@@ -104,7 +110,7 @@ APPEND="console=ttyS0 panic=-1 intel_iommu=on iommu=pt no_timer_check quiet jrxe
 [ -n "$ONLY" ] && APPEND+=" jrxe.only=$ONLY"
 [ -n "$HOST_MTU" ] && APPEND+=" jrxe.host_mtu=$HOST_MTU"
 
-say "booting the guest (TCG; limit $QEMU_TIMEOUT s); its console follows"
+say "booting the guest (TCG thread=$TCG_THREADS; limit $QEMU_TIMEOUT s); its console follows"
 set +e
 run_qemu "$WORK/kernel/root/boot/vmlinuz-$KV" "$WORK/initramfs.cpio.gz" "$WORK/rootfs.ext4" "$APPEND" \
     | {
@@ -127,6 +133,7 @@ step_done "guest boot + scenarios"
 grep -a -o 'GUEST-TEST .*' "$CONSOLE_LOG" | sed 's/[[:space:]]*$//' > "$RESULTS" || true
 # Measurements some scenarios print besides their result (not tests: they neither pass nor fail).
 grep -a -o 'GUEST-BASELINE .*' "$CONSOLE_LOG" | sed 's/[[:space:]]*$//' > "$WORK/guest-baselines.txt" || true
+grep -a -o 'GUEST-PROFILE .*' "$CONSOLE_LOG" | sed 's/[[:space:]]*$//' > "$WORK/guest-profiles.txt" || true
 SUMMARY=$(grep -a -o 'GUEST-TESTS: [0-9]* passed, [0-9]* failed' "$CONSOLE_LOG" | tail -1 || true)
 BOOT_ERROR=$(grep -a -o 'GUEST-BOOT-ERROR .*' "$CONSOLE_LOG" | head -1 || true)
 PANIC=$(grep -a -o 'Kernel panic.*' "$CONSOLE_LOG" | head -1 || true)
@@ -140,7 +147,7 @@ echo
 echo "==== guest results ($CONSOLE_LOG)"
 cat "$TIMINGS_FILE"
 cat "$RESULTS"
-cat "$WORK/guest-baselines.txt"
+cat "$WORK/guest-profiles.txt" "$WORK/guest-baselines.txt"
 PASSED=$(awk '$3 == "PASS"' "$RESULTS" | wc -l)
 FAILED=$(awk '$3 != "PASS"' "$RESULTS" | wc -l)
 STATUS=0

@@ -56,7 +56,8 @@ fail()
     exit 1
 }
 
-# wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds (0) or the deadline passes (1).
+# wait_until SECONDS COMMAND...: polls COMMAND every 0.5 s (WAIT_POLL; each poll forks a sleep, which costs a
+# TCG guest dearly) until it succeeds (0) or the deadline passes (1).
 wait_until()
 {
     local secs=$1
@@ -64,7 +65,7 @@ wait_until()
     local deadline=$((SECONDS + secs))
     until "$@"; do
         [ $SECONDS -ge $deadline ] && return 1
-        sleep 0.1
+        sleep "${WAIT_POLL:-0.5}"
     done
     return 0
 }
@@ -301,7 +302,8 @@ jrxe_errors()
 wait_pid_exit()
 {
     local pid=$1
-    if ! wait_until "$2" eval "! kill -0 $pid 2> /dev/null"; then
+    # Poll once a second: every poll forks a sleep, and under TCG that costs the measured tools several per cent.
+    if ! WAIT_POLL=1 wait_until "$2" eval "! kill -0 $pid 2> /dev/null"; then
         kill -TERM "$pid" 2> /dev/null
         wait_until 10 eval "! kill -0 $pid 2> /dev/null" || kill -KILL "$pid" 2> /dev/null
         wait "$pid" 2> /dev/null
@@ -449,4 +451,93 @@ perftest_interop()
         fail "$(printf '%s; ' "${problems[@]}")$figures"
     fi
     pass "$figures"
+}
+
+# ---- two kernel rxe devices and two jrxe nodes on one hub (baseline and profile scenarios) ----
+
+# two_rxe_routing ETH_A ETH_D: gives ETH_D NIC_D_IP and the policy routing that makes traffic between the two
+# local addresses leave through the NICs instead of short-cutting through lo (see the QEMU lab notes); undone when
+# the scenario exits, whatever happens.
+two_rxe_routing()
+{
+    local eth_a=$1 eth_d=$2 dev key k
+    declare -gA ROUTING_SAVED=()
+    for dev in all default "$eth_a" "$eth_d"; do
+        for key in rp_filter accept_local arp_ignore arp_announce; do
+            k=net.ipv4.conf.$dev.$key
+            read -r "ROUTING_SAVED[$k]" < "/proc/sys/${k//.//}"
+        done
+    done
+    trap undo_two_rxe_routing EXIT
+    for dev in all default "$eth_a" "$eth_d"; do
+        sysctl -q -w "net.ipv4.conf.$dev.rp_filter=0" "net.ipv4.conf.$dev.accept_local=1" \
+            "net.ipv4.conf.$dev.arp_ignore=1" "net.ipv4.conf.$dev.arp_announce=2"
+    done
+    ip addr add "$NIC_D_IP/$NIC_PREFIX" dev "$eth_d" || fail "cannot give $eth_d $NIC_D_IP"
+    ip route add "$NIC_D_IP" dev "$eth_a" src "$NIC_A_IP" table 100
+    ip route add "$NIC_A_IP" dev "$eth_d" src "$NIC_D_IP" table 101
+    ip rule add pref 10 iif lo to "$NIC_D_IP" lookup 100
+    ip rule add pref 11 iif lo to "$NIC_A_IP" lookup 101
+    ip rule add pref 1000 lookup local
+    ip rule del pref 0 lookup local
+}
+
+undo_two_rxe_routing()
+{
+    ip rule add pref 0 lookup local 2> /dev/null
+    ip rule del pref 1000 lookup local 2> /dev/null
+    ip rule del pref 10 2> /dev/null
+    ip rule del pref 11 2> /dev/null
+    ip route flush table 100 2> /dev/null
+    ip route flush table 101 2> /dev/null
+    local k
+    for k in "${!ROUTING_SAVED[@]}"; do
+        sysctl -q -w "$k=${ROUTING_SAVED[$k]}"
+    done
+}
+
+# two_rxe_devices: rxe0 on NIC A and rxe1 on NIC D with the routing above; sets ETH_A, ETH_D, GID_A, GID_D.
+two_rxe_devices()
+{
+    ETH_A=$(netdev_of "$NIC_A_BDF")
+    ETH_D=$(netdev_of "$NIC_D_BDF")
+    [ -n "$ETH_A" ] && [ -n "$ETH_D" ] || fail "NIC A or D has no kernel interface ($ETH_A/$ETH_D)"
+    two_rxe_routing "$ETH_A" "$ETH_D"
+    rxe_add rxe0 "$ETH_A" || fail "rdma link add rxe0 netdev $ETH_A failed"
+    rxe_add rxe1 "$ETH_D" || fail "rdma link add rxe1 netdev $ETH_D failed"
+    GID_A=$(roce_v2_gid_index rxe0 "$NIC_A_IP") || fail "rxe0 has no RoCE v2 GID for $NIC_A_IP"
+    GID_D=$(roce_v2_gid_index rxe1 "$NIC_D_IP") || fail "rxe1 has no RoCE v2 GID for $NIC_D_IP"
+}
+
+# rxe_write_run ITERS SIZE SRV_LOG CLI_LOG: ib_write_bw rxe0 -> rxe1 once; what went wrong goes to the caller's
+# run_problems array.
+rxe_write_run()
+{
+    local iters=$1 size=$2 srv_log=$3 cli_log=$4 run_timeout=300 kpid
+    timeout $((run_timeout + 60)) ib_write_bw -d rxe1 -x "$GID_D" -s "$size" -n "$iters" -F --report_gbits \
+        -u $ACK_TIMEOUT > "$srv_log" 2>&1 &
+    kpid=$!
+    wait_until 30 tcp_listening $OOB_PORT || run_problems+=("ib_write_bw server on rxe1 not listening")
+    timeout $run_timeout ib_write_bw -d rxe0 -x "$GID_A" -s "$size" -n "$iters" -F --report_gbits \
+        -u $ACK_TIMEOUT 127.0.0.1 > "$cli_log" 2>&1 || run_problems+=("ib_write_bw rxe0 -> rxe1 failed")
+    wait_pid_exit $kpid 60 || run_problems+=("ib_write_bw server on rxe1 failed")
+}
+
+# jrxe_write_run ITERS SIZE SRV_LOG CLI_LOG [JVM OPTION...]: `jrxe perf --op write` NIC C -> NIC B (two JVMs
+# started together, the client retries until the server listens); problems go to the caller's run_problems array.
+jrxe_write_run()
+{
+    local iters=$1 size=$2 srv_log=$3 cli_log=$4 run_timeout=300 spid
+    shift 4
+    bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
+    bind_vfio "$NIC_C_BDF" || fail "cannot bind $NIC_C_BDF to vfio-pci"
+    local java=(java ${JRXE_JAVA_OPTS:-} "$@" -jar "$JRXE_JAR")
+    local perf=(perf --op write -s "$size" -n "$iters" --report-gbits -u $ACK_TIMEOUT --timeout $run_timeout
+        "${JRXE_NODE_OPTS[@]}")
+    "${java[@]}" "${perf[@]}" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX" --name jrxe-b --server \
+        > "$srv_log" 2>&1 &
+    spid=$!
+    timeout $((run_timeout + 240)) "${java[@]}" "${perf[@]}" --pci "$NIC_C_BDF" --ip "$JRXE_C_IP/$NIC_PREFIX" \
+        --name jrxe-c 127.0.0.1 > "$cli_log" 2>&1 || run_problems+=("jrxe client (NIC C) failed")
+    wait_pid_exit $spid 120 || run_problems+=("jrxe server (NIC B) failed")
 }

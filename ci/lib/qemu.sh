@@ -1,6 +1,6 @@
 # The QEMU machine (sourced).
 #
-# TCG only: the CI machine's KVM cannot run a stock guest kernel (see shared/docs/qemu-vfio-lab.md). The emulated
+# TCG only (thread=single unless --tcg multi, see qemu-suite.sh): the CI machine's KVM cannot run a stock guest kernel (see shared/docs/qemu-vfio-lab.md). The emulated
 # VT-d is what makes vfio-pci usable in the guest (Debian's kernel has no VFIO no-IOMMU mode).
 #
 #   PCI 00:02.0  NIC A  52:54:00:00:00:01  kernel (eth0, 10.9.0.1/24)  -+
@@ -16,7 +16,7 @@ run_qemu()
 {
     local kernel=$1 initrd=$2 img=$3 append=$4
     local args=(
-        -machine q35,kernel-irqchip=split -accel tcg,thread=multi -cpu max -smp 2 -m 4096
+        -machine q35,kernel-irqchip=split -accel "tcg,thread=${TCG_THREADS:-single}" -cpu max -smp 2 -m 4096
         -nodefaults -display none -no-reboot
         -chardev stdio,id=console,signal=off -serial chardev:console
         # intel-iommu has to come before the PCI devices it translates for.

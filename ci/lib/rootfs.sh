@@ -3,8 +3,9 @@
 ROOTFS_SUITE=bookworm
 ROOTFS_MIRROR=${JRXE_CI_MIRROR:-http://deb.debian.org/debian}
 # What the scenarios run: the JRE for jrxe, rdma-core + perftest for the kernel Soft-RoCE peer, and the network
-# tools the scenarios use to drive and measure the kernel-owned NICs (tcpdump is there for debugging by hand).
-ROOTFS_PACKAGES=openjdk-17-jre-headless,rdma-core,ibverbs-utils,ibverbs-providers,perftest,rdmacm-utils,iproute2,kmod,iputils-ping,iputils-arping,procps,ethtool,tcpdump
+# tools the scenarios use to drive and measure the kernel-owned NICs (tcpdump is there for debugging by hand), and
+# Linux perf for the profile scenario.
+ROOTFS_PACKAGES=openjdk-17-jre-headless,rdma-core,ibverbs-utils,ibverbs-providers,perftest,rdmacm-utils,iproute2,kmod,iputils-ping,iputils-arping,procps,ethtool,tcpdump,linux-perf
 
 # Loaded by the guest init with modprobe; the whole crypto/ and lib/ trees go in as well because rdma_rxe asks the
 # kernel for "crypto-crc32" through request_module(), which modules.dep does not record as a dependency.
