@@ -1,7 +1,8 @@
 # The QEMU machine (sourced).
 #
 # TCG only (thread=single unless --tcg multi, see qemu-suite.sh): the CI machine's KVM cannot run a stock guest
-# kernel (see shared/docs/qemu-vfio-lab.md). The emulated VT-d is what makes vfio-pci usable in the guest (Debian's kernel has no VFIO no-IOMMU mode).
+# kernel (see shared/docs/qemu-vfio-lab.md). The emulated VT-d is what makes vfio-pci usable in the guest
+# (Debian's kernel has no VFIO no-IOMMU mode).
 #
 #   PCI 00:02.0  NIC A  52:54:00:00:00:01  kernel (eth0, 10.9.0.1/24)  -+
 #   PCI 00:03.0  NIC B  52:54:00:00:00:02  vfio-pci / jrxe              |  one QEMU hub:
