@@ -4,17 +4,17 @@ import io.jrxe.rxe.proto.Aeth;
 import io.jrxe.rxe.proto.AtomicAckEth;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Psn;
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
+import io.jrxe.rxe.spi.SendWqe;
+import io.jrxe.rxe.spi.WqeRing;
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.Errno;
-import io.jrxe.rxe.verbs.MrAccess;
-import io.jrxe.rxe.verbs.MrStatus;
 import io.jrxe.rxe.verbs.QpState;
-import io.jrxe.rxe.verbs.SendWqe;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
-import io.jrxe.rxe.verbs.WqeRing;
 import io.jrxe.rxe.verbs.WrOpcode;
-import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -71,7 +71,7 @@ final class Completer
             return;
         }
         counters.increment(c, Opcode.isReadResponse(opcode) ? RxeCounter.READ_RESP_RCVD : RxeCounter.ACKS_RCVD);
-        final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
+        final WqeRing<SendWqe> ring = c.sq;
         final SendWqe wqe = ackBefore(c, ring, psn);
         if (null == wqe)
         {
@@ -223,7 +223,7 @@ final class Completer
 
     private void onNak(final QpContext c, final int psn, final int syndrome)
     {
-        final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
+        final WqeRing<SendWqe> ring = c.sq;
         if (Aeth.isRnrNak(syndrome))
         {
             counters.increment(c, RxeCounter.RCVD_RNR_ERR);
@@ -338,7 +338,7 @@ final class Completer
         {
             return; // already rewinding, or the RNR timer restarts the transfer from the NAKed PSN
         }
-        final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
+        final WqeRing<SendWqe> ring = c.sq;
         if (0 == c.retryCnt)
         {
             counters.increment(c, RxeCounter.RETRY_EXCEEDED_ERR);
@@ -409,7 +409,7 @@ final class Completer
      */
     void retire(final QpContext c)
     {
-        final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
+        final WqeRing<SendWqe> ring = c.sq;
         final long producer = ring.producerPosition();
         long i = c.compIndex;
         while (i < producer)
@@ -435,7 +435,7 @@ final class Completer
             ring.advanceConsumer(i);
             if (QpState.SQD == c.state && i == producer)
             {
-                c.qp.sqDrained();
+                engine.port().sqDrained(c.qp);
             }
         }
     }
@@ -452,7 +452,7 @@ final class Completer
             8 : (int)wqe.length();
         wc.reset().wrId(wqe.wrId()).status(status).opcode(WcOpcode.ofWrOpcode(op)).byteLen(byteLength)
             .qpNum(c.qpn);
-        if (-Errno.EBUSY == c.qp.sendCq().post(wc, false))
+        if (-Errno.EBUSY == engine.port().postCompletion(c.sendCq, wc, false))
         {
             counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)
         }

@@ -2,13 +2,13 @@ package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.proto.ImmDt;
 import io.jrxe.rxe.proto.Opcode;
-import io.jrxe.rxe.verbs.MrStatus;
+import io.jrxe.rxe.spi.MrStatus;
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.NetworkType;
 import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
-import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**

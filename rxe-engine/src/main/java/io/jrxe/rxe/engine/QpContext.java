@@ -1,11 +1,17 @@
 package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.proto.Opcode;
+import io.jrxe.rxe.spi.DevicePort;
+import io.jrxe.rxe.spi.RecvWqe;
+import io.jrxe.rxe.spi.SendWqe;
+import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.CounterSet;
+import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.SgeList;
+import io.jrxe.rxe.verbs.SharedReceiveQueue;
 
 /**
  * The engine's per-QP transport state, owned by the engine thread: the attributes taken over from the last
@@ -27,6 +33,14 @@ final class QpContext
     final QpType type;
     /** {@link Opcode#QP_RC}, {@link Opcode#QP_UC} or {@link Opcode#QP_UD} (GSI uses UD opcodes). */
     final int opcodeQpType;
+    /** The send queue ring (the engine consumes it). */
+    final WqeRing<SendWqe> sq;
+    /** The receive queue ring, or the SRQ's when the QP has one. */
+    final WqeRing<RecvWqe> rq;
+    /** The SRQ, or null. */
+    final SharedReceiveQueue srq;
+    final CompletionQueue sendCq;
+    final CompletionQueue recvCq;
     /**
      * The QP's slot in the counters file (its updates also reach the device set), or null when the engine has no
      * counters file; see {@link EngineCounters#increment(QpContext, io.jrxe.rxe.stats.RxeCounter)}.
@@ -113,12 +127,18 @@ final class QpContext
     QpContext(
         final int slot,
         final QueuePair qp,
+        final DevicePort port,
         final int maxRecvSge,
         final int maxDestRdAtomicCap,
         final CounterSet counterSet)
     {
         this.slot = slot;
         this.qp = qp;
+        this.sq = port.sendRing(qp);
+        this.rq = port.recvRing(qp);
+        this.srq = qp.srq();
+        this.sendCq = qp.sendCq();
+        this.recvCq = qp.recvCq();
         this.qpn = qp.qpn();
         this.type = qp.type();
         this.opcodeQpType = opcodeQpType(type);

@@ -1,15 +1,15 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.rxe.spi.DevicePort;
+import io.jrxe.rxe.spi.RecvWqe;
+import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.RxeCounter;
-import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.Errno;
-import io.jrxe.rxe.verbs.RecvWqe;
 import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
-import io.jrxe.rxe.verbs.WqeRing;
 import org.agrona.DirectBuffer;
 
 /**
@@ -22,13 +22,15 @@ import org.agrona.DirectBuffer;
  */
 final class RecvCompleter
 {
+    private final DevicePort port;
     private final SgeCopier copier;
     private final EngineCounters counters;
     private final WorkCompletion wc = new WorkCompletion();
     private boolean solicitedPending;
 
-    RecvCompleter(final SgeCopier copier, final EngineCounters counters)
+    RecvCompleter(final DevicePort port, final SgeCopier copier, final EngineCounters counters)
     {
+        this.port = port;
         this.copier = copier;
         this.counters = counters;
     }
@@ -38,8 +40,8 @@ final class RecvCompleter
      */
     boolean take(final QpContext c)
     {
-        final SharedReceiveQueue srq = c.qp.srq();
-        final WqeRing<RecvWqe> ring = null != srq ? srq.ring() : c.qp.recvQueue().ring();
+        final SharedReceiveQueue srq = c.srq;
+        final WqeRing<RecvWqe> ring = c.rq;
         final long position = ring.consumerPosition();
         if (position >= ring.producerPosition())
         {
@@ -58,7 +60,7 @@ final class RecvCompleter
         c.recvActive = true;
         if (null != srq)
         {
-            srq.advanceConsumer(position + 1); // may raise SRQ_LIMIT_REACHED
+            port.srqConsumed(srq, position + 1); // may raise SRQ_LIMIT_REACHED
         }
         else
         {
@@ -70,7 +72,7 @@ final class RecvCompleter
     /**
      * Appends payload to the active receive WQE.
      *
-     * @return {@link io.jrxe.rxe.verbs.MrStatus#OK}, an MrStatus error or {@link SgeCopier#TOO_LONG}
+     * @return {@link io.jrxe.rxe.spi.MrStatus#OK}, an MrStatus error or {@link SgeCopier#TOO_LONG}
      */
     int scatter(final QpContext c, final DirectBuffer src, final int srcOffset, final int length)
     {
@@ -119,12 +121,40 @@ final class RecvCompleter
         solicitedPending = true;
     }
 
+    /**
+     * Completes every receive WQE still queued on the QP's own receive queue with {@code WR_FLUSH_ERR} (QP in ERR;
+     * an SRQ's WQEs stay for the other QPs, IBA 10.2.9.5).
+     *
+     * @return WQEs flushed
+     */
+    int flushQueue(final QpContext c)
+    {
+        if (null != c.srq)
+        {
+            return 0;
+        }
+        final WqeRing<RecvWqe> ring = c.rq;
+        final long end = ring.producerPosition();
+        long pos = ring.consumerPosition();
+        int n = 0;
+        for (; pos < end; pos++, n++)
+        {
+            wc.reset().wrId(ring.slot(pos).wrId()).status(WcStatus.WR_FLUSH_ERR.code()).opcode(WcOpcode.RECV)
+                .qpNum(c.qpn);
+            solicitedPending = true; // rxe posts receive completions without a packet as solicited
+            post(c);
+        }
+        ring.advanceConsumer(pos);
+        return n;
+    }
+
     /** Flushes the active receive WQE (QP to error). */
     void flushActive(final QpContext c)
     {
         if (c.recvActive)
         {
             wc.reset().wrId(c.recvWrId).status(WcStatus.WR_FLUSH_ERR.code()).opcode(WcOpcode.RECV).qpNum(c.qpn);
+            solicitedPending = true;
             post(c);
         }
     }
@@ -132,8 +162,7 @@ final class RecvCompleter
     private void post(final QpContext c)
     {
         c.recvActive = false;
-        final CompletionQueue cq = c.qp.recvCq();
-        if (-Errno.EBUSY == cq.post(wc, solicitedPending))
+        if (-Errno.EBUSY == port.postCompletion(c.recvCq, wc, solicitedPending))
         {
             counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)
         }

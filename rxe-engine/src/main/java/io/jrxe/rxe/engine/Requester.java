@@ -4,23 +4,23 @@ import io.jrxe.rxe.proto.AtomicEth;
 import io.jrxe.rxe.proto.Bth;
 import io.jrxe.rxe.proto.Deth;
 import io.jrxe.rxe.proto.Feth;
-import io.jrxe.rxe.proto.ImmDt;
 import io.jrxe.rxe.proto.Ieth;
+import io.jrxe.rxe.proto.ImmDt;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Psn;
 import io.jrxe.rxe.proto.Reth;
 import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
+import io.jrxe.rxe.spi.SendWqe;
+import io.jrxe.rxe.spi.WqeRing;
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AhAttr;
-import io.jrxe.rxe.verbs.MrAccess;
-import io.jrxe.rxe.verbs.MrStatus;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.SendFlags;
-import io.jrxe.rxe.verbs.SendWqe;
 import io.jrxe.rxe.verbs.SgeList;
 import io.jrxe.rxe.verbs.WcStatus;
-import io.jrxe.rxe.verbs.WqeRing;
 import io.jrxe.rxe.verbs.WrOpcode;
-import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -81,7 +81,7 @@ final class Requester
             return 0;
         }
         c.txStalled = false;
-        final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
+        final WqeRing<SendWqe> ring = c.sq;
         final long producer = ring.producerPosition();
         int sent = 0;
         while (sent < budget && c.reqIndex < producer)
@@ -394,7 +394,7 @@ final class Requester
     void rewind(final QpContext c)
     {
         c.needRetry = false;
-        final WqeRing<SendWqe> ring = c.qp.sendQueue().ring();
+        final WqeRing<SendWqe> ring = c.sq;
         c.reqIndex = c.compIndex;
         c.reqPsn = c.compPsn;
         c.reqOpcode = Opcode.NONE;

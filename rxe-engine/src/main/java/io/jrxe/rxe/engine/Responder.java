@@ -8,13 +8,13 @@ import io.jrxe.rxe.proto.ImmDt;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Psn;
 import io.jrxe.rxe.proto.Reth;
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
-import io.jrxe.rxe.verbs.MrAccess;
-import io.jrxe.rxe.verbs.MrStatus;
 import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
-import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.VarHandle;
@@ -380,6 +380,10 @@ final class Responder
             return Aeth.NAK_REMOTE_ACCESS_ERROR;
         }
         final UnsafeBuffer target = mr.view(8);
+        if (null == target) // 8 aligned bytes lie in one page of every region; a region that breaks that is refused
+        {
+            return Aeth.NAK_REMOTE_ACCESS_ERROR;
+        }
         final long original;
         if (Opcode.COMPARE_SWAP == (p.opcode & 0x1F))
         {
@@ -419,7 +423,12 @@ final class Responder
         }
         // the 8 payload bytes are stored as one 64-bit write, byte image preserved (rxe atomic_write_reply)
         final long value = p.buffer.getLong(p.payloadOffset, ByteOrder.nativeOrder());
-        mr.view(8).putLongVolatile(0, value);
+        final UnsafeBuffer target = mr.view(8);
+        if (null == target)
+        {
+            return Aeth.NAK_REMOTE_ACCESS_ERROR;
+        }
+        target.putLongVolatile(0, value);
         return 0;
     }
 

@@ -6,8 +6,8 @@ import io.jrxe.rxe.proto.Bth;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Psn;
 import io.jrxe.rxe.proto.RoceV2;
-import io.jrxe.rxe.verbs.MrAccess;
-import io.jrxe.rxe.verbs.MrStatus;
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
 import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 

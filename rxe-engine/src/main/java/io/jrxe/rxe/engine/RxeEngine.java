@@ -4,26 +4,26 @@ import io.jrxe.rxe.net.RxePacketIo;
 import io.jrxe.rxe.net.RxePacketSink;
 import io.jrxe.rxe.net.RxePoller;
 import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.spi.DevicePort;
+import io.jrxe.rxe.spi.EngineInvoker;
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
+import io.jrxe.rxe.spi.QpDoorbell;
+import io.jrxe.rxe.spi.QpModifyListener;
+import io.jrxe.rxe.spi.SendWqe;
+import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.CounterSet;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.verbs.AsyncEvent;
-import io.jrxe.rxe.verbs.MemoryWindow;
-import io.jrxe.rxe.verbs.MrAccess;
-import io.jrxe.rxe.verbs.MrStatus;
-import io.jrxe.rxe.verbs.PortAttr;
+import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
-import io.jrxe.rxe.verbs.QpDoorbell;
-import io.jrxe.rxe.verbs.QpModifyListener;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
-import io.jrxe.rxe.verbs.SendWqe;
 import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.WcStatus;
-import io.jrxe.rxe.verbs.WorkCompletion;
-import io.jrxe.rxe.verbs.WqeRing;
 import io.jrxe.rxe.verbs.WrOpcode;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayQueue;
@@ -32,6 +32,8 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 
@@ -48,7 +50,7 @@ import java.util.function.Consumer;
  * Drive it with {@link #progress()} from one thread (tests, lowest latency) or with an {@link RxeAgent} on an
  * Agrona {@code AgentRunner}. Hot path: no allocation, no locks; modify/destroy are control path.
  */
-public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListener, AutoCloseable
+public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListener, EngineInvoker, AutoCloseable
 {
     /** Configuration with defaults; fluent setters share the getter's name. */
     public static final class Context
@@ -277,6 +279,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     }
 
     private final Context ctx;
+    private final DevicePort port;
     private final RxeDevice device;
     private final NanoClock clock;
     private final RxePoller poller;
@@ -288,6 +291,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Responder responder;
     private final ResponderOutput responderOutput;
     private final Receiver receiver;
+    private final LocalOperations localOps;
     private final GsiEndpoint gsi;
     private final RecvCompleter recv;
     private final TransportTimers timers;
@@ -301,31 +305,37 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private int freeSlotCount;
     private final Int2ObjectHashMap<QpContext> byQpn = new Int2ObjectHashMap<>();
     private final IntArrayQueue runQueue;
-    private final WorkCompletion flushWc = new WorkCompletion();
     private final Doorbell.Handler doorbellHandler = this::onDoorbell;
     private final TransportTimers.Handler timerHandler = this::onTimer;
     private final Consumer<QpModifyCommand> commandHandler = this::apply;
+    private final ManyToOneConcurrentArrayQueue<Runnable> tasks;
+    private final Consumer<Runnable> taskHandler = this::runTask;
+    /** The thread of the last duty cycle: invokeAndWait runs inline on it. */
+    private volatile Thread driver;
     private long nowNs;
 
     /**
-     * Creates the engine and registers it as the device's doorbell and modify listener.
+     * Creates the engine and attaches it to the device: doorbell, modify listener and invoker.
      *
-     * @param ctx    configuration
-     * @param device the verbs device whose QPs this engine serves
+     * @param ctx  configuration
+     * @param port the port of the verbs device whose QPs this engine serves
+     *             ({@link io.jrxe.rxe.spi.DevicePorts#claim})
      */
-    public RxeEngine(final Context ctx, final RxeDevice device)
+    public RxeEngine(final Context ctx, final DevicePort port)
     {
         this.ctx = ctx.conclude();
-        this.device = device;
+        this.port = port;
+        this.device = port.device();
         this.clock = ctx.nanoClock();
         this.poller = ctx.poller();
         this.nowNs = clock.nanoTime();
         counters.mirror(ctx.counterSet());
         final int maxQps = ctx.maxQps();
-        this.mr = new MrAccess(device.mrTable());
+        this.mr = new MrAccess(port.mrTable());
+        this.localOps = new LocalOperations(port.mrTable());
         this.tx = new Transmitter(ctx.packetIo(), counters);
         final SgeCopier copier = new SgeCopier(mr);
-        this.recv = new RecvCompleter(copier, counters);
+        this.recv = new RecvCompleter(port, copier, counters);
         this.requester = new Requester(this, tx, mr, counters);
         this.completer = new Completer(this, mr, counters);
         this.responderOutput = new ResponderOutput(tx, mr, counters, maxQps);
@@ -336,6 +346,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.timers = new TransportTimers(maxQps, nowNs, ctx.timerTickNs(), ctx.ticksPerWheel());
         this.doorbell = new Doorbell(maxQps);
         this.commands = new ManyToOneConcurrentArrayQueue<>(Math.max(64, maxQps));
+        this.tasks = new ManyToOneConcurrentArrayQueue<>(1024);
         this.qpnToSlot = new AtomicIntegerArray(RxeContext.MIN_QP_INDEX + device.queryDevice().maxQp());
         this.slots = new QpContext[maxQps];
         this.pendingContexts = new QpContext[maxQps];
@@ -346,8 +357,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         }
         this.freeSlotCount = maxQps;
         this.runQueue = new IntArrayQueue(maxQps * 2, -1);
-        device.doorbell(this);
-        device.modifyListener(this);
+        port.attach(this, this, this);
     }
 
     /** @return the engine's statistics (engine thread writes them) */
@@ -368,6 +378,51 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         return device;
     }
 
+    DevicePort port()
+    {
+        return port;
+    }
+
+    /** {@inheritDoc} Any thread. */
+    @Override
+    public boolean invoke(final Runnable task)
+    {
+        return tasks.offer(task);
+    }
+
+    /** {@inheritDoc} Any thread; the task's exception, if any, is rethrown here. */
+    @Override
+    public int invokeAndWait(final Runnable task, final long timeoutNs)
+    {
+        if (Thread.currentThread() == driver)
+        {
+            task.run();
+            return 0;
+        }
+        final WaitedTask waited = new WaitedTask(task);
+        if (!tasks.offer(waited))
+        {
+            return -Errno.EAGAIN;
+        }
+        try
+        {
+            if (!waited.done.await(timeoutNs, TimeUnit.NANOSECONDS))
+            {
+                return -Errno.ETIMEDOUT;
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return -Errno.EINTR;
+        }
+        if (null != waited.failure)
+        {
+            throw waited.failure;
+        }
+        return 0;
+    }
+
     /**
      * One duty cycle: applies QP modifies, drains doorbells, polls the network, fires timers and runs QPs within
      * the packet budget. Engine thread only.
@@ -376,8 +431,15 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
      */
     public int progress()
     {
+        final Thread current = Thread.currentThread();
+        if (current != driver)
+        {
+            driver = current;
+        }
         nowNs = clock.nanoTime();
         int work = commands.drain(commandHandler);
+        work += tasks.drain(taskHandler);
+        work += port.pollCqModeration(nowNs);
         work += doorbell.drain(doorbellHandler, ctx.maxQps());
         if (null != poller)
         {
@@ -438,8 +500,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     {
         // UD/GSI have no path: their MTU is the port's active MTU (rxe uses the port MTU for datagrams). Asked
         // before taking this engine's lock: destroyQp calls onDestroy with the device lock held.
-        final int datagramMtu = qp.type().isDatagram() ?
-            device.queryPort(RxeDevice.PORT, new PortAttr()).activeMtu().bytes() : 0;
+        final int datagramMtu = qp.type().isDatagram() ? port.activeMtu() : 0;
         final QpContext context;
         synchronized (this)
         {
@@ -448,7 +509,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             if (null == existing || existing.qp != qp)
             {
                 final int newSlot = allocateSlot(qp);
-                context = new QpContext(newSlot, qp, Math.max(1, maxRecvSge(qp)), 1, allocateCounterSet(qp));
+                context = new QpContext(newSlot, qp, port, Math.max(1, maxRecvSge(qp)), 1, allocateCounterSet(qp));
                 pendingContexts[newSlot] = context;
                 qpnToSlot.set(qp.qpn(), newSlot + 1);
             }
@@ -484,8 +545,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     @Override
     public void close()
     {
-        device.doorbell(null);
-        device.modifyListener(null);
+        port.detach();
     }
 
     // ---------------------------------------------------------------- engine-thread internals
@@ -563,8 +623,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         if (QpState.ERR != c.state)
         {
             c.state = QpState.ERR;
-            c.qp.transitionToError();
-            device.raise(AsyncEvent.QP_FATAL, c.qpn);
+            port.transitionToError(c.qp);
+            port.raise(AsyncEvent.QP_FATAL, c.qpn);
         }
         timers.cancel(c.slot, TransportTimers.RETRANSMIT);
         timers.cancel(c.slot, TransportTimers.RNR);
@@ -572,37 +632,16 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         schedule(c); // flush on the run list, outside the packet being processed
     }
 
-    /** LOCAL_INV / BIND_MW executed in SQ order by the requester (rxe_do_local_ops). */
+    /** REG_MR / LOCAL_INV / BIND_MW, executed in SQ order by the requester. */
     int executeLocalOperation(final QpContext c, final SendWqe wqe)
     {
-        switch (wqe.opcode())
-        {
-            case WrOpcode.LOCAL_INV:
-                return invalidateRemote(c, wqe.invalidateRkey()) ?
-                    WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
-            case WrOpcode.BIND_MW:
-            {
-                final MemoryWindow mw = wqe.mw();
-                if (null == mw || null == wqe.bindMr() || mw.pd() != c.qp.pd() || wqe.bindMr().pd() != c.qp.pd())
-                {
-                    return WcStatus.MW_BIND_ERR.code();
-                }
-                mw.bind(wqe.bindKey(), wqe.bindMr(), wqe.bindAddr(), wqe.bindLength(), wqe.bindAccess(), c.qpn);
-                return WcStatus.SUCCESS.code();
-            }
-            default:
-                return WcStatus.LOC_QP_OP_ERR.code(); // REG_MR (fast registration) is not supported
-        }
+        return localOps.execute(c, wqe);
     }
 
-    /**
-     * Invalidates an rkey for LOCAL_INV or SEND with Invalidate. Only type 2 memory windows can be invalidated;
-     * ordinary MRs cannot (rxe: invalidating a non-fast-register MR fails).
-     */
+    /** Invalidates an rkey for a SEND with Invalidate (responder). */
     boolean invalidateRemote(final QpContext c, final int rkey)
     {
-        final MemoryWindow mw = device.mrTable().window(rkey);
-        return null != mw && mw.pd() == c.qp.pd() && MrStatus.OK == mw.invalidate(rkey);
+        return MrStatus.OK == localOps.invalidate(c.qp.pd(), rkey);
     }
 
     // ---------------------------------------------------------------- duty cycle parts
@@ -672,7 +711,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private void flush(final QpContext c)
     {
         completer.retire(c);
-        final WqeRing<SendWqe> sq = c.qp.sendQueue().ring();
+        final WqeRing<SendWqe> sq = c.sq;
         final long producer = sq.producerPosition();
         for (long i = c.compIndex; i < producer; i++)
         {
@@ -686,10 +725,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         c.rdAtomicOutstanding = 0;
         sq.advanceConsumer(producer);
         recv.flushActive(c);
-        if (null != c.qp.recvQueue())
-        {
-            c.qp.recvQueue().flush(c.qp.recvCq(), flushWc);
-        }
+        recv.flushQueue(c);
     }
 
     private void apply(final QpModifyCommand cmd)
@@ -758,7 +794,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private void resetQp(final QpContext c)
     {
         c.resetTransport();
-        final long sqPosition = c.qp.sendQueue().ring().consumerPosition();
+        final long sqPosition = c.sq.consumerPosition();
         c.compIndex = sqPosition;
         c.reqIndex = sqPosition;
         timers.cancel(c.slot, TransportTimers.RETRANSMIT);
@@ -822,10 +858,48 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
 
     private static int maxRecvSge(final QueuePair qp)
     {
-        if (null != qp.srq())
+        return null != qp.srq() ? qp.srq().maxSge() : qp.cap().maxRecvSge();
+    }
+
+    private void runTask(final Runnable task)
+    {
+        try
         {
-            return qp.srq().maxSge();
+            task.run();
         }
-        return null == qp.recvQueue() ? 1 : qp.recvQueue().maxSge();
+        catch (final RuntimeException ex)
+        {
+            onInternalError(ex);
+        }
+    }
+
+    /** A task whose submitter waits for it (control path: allocated per call). */
+    private static final class WaitedTask implements Runnable
+    {
+        final Runnable task;
+        final CountDownLatch done = new CountDownLatch(1);
+        RuntimeException failure;
+
+        WaitedTask(final Runnable task)
+        {
+            this.task = task;
+        }
+
+        @Override
+        public void run()
+        {
+            try
+            {
+                task.run();
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+            }
+            finally
+            {
+                done.countDown();
+            }
+        }
     }
 }

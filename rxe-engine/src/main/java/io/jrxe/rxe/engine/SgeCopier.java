@@ -1,7 +1,7 @@
 package io.jrxe.rxe.engine;
 
-import io.jrxe.rxe.verbs.MrAccess;
-import io.jrxe.rxe.verbs.MrStatus;
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
 import io.jrxe.rxe.verbs.ProtectionDomain;
 import io.jrxe.rxe.verbs.SgeList;
 import org.agrona.DirectBuffer;

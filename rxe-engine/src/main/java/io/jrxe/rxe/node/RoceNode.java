@@ -5,7 +5,10 @@ import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
+import io.jrxe.rxe.spi.DevicePort;
+import io.jrxe.rxe.spi.DevicePorts;
 import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.verbs.DeviceAttr;
 import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
@@ -143,6 +146,7 @@ public final class RoceNode implements AutoCloseable
     private final NetStack stack;
     private final NetStackPacketIo packetIo;
     private final RxeDevice device;
+    private final DevicePort port;
     private final RxeEngine engine;
     private final CountersFile counters;
     private final IdleStrategy idleStrategy;
@@ -173,7 +177,8 @@ public final class RoceNode implements AutoCloseable
         this.stack = new NetStack(nic, ctx.net);
         this.packetIo = new NetStackPacketIo(stack);
         this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress()));
-        fillGidTable(device.gidTable(), stack, nic.macAddress());
+        this.port = DevicePorts.claim(device);
+        fillGidTable(port, device.gidTable().length(), stack, nic.macAddress());
         this.counters = ctx.countersFile ? CountersFile.create(countersContext(ctx)) : null;
         final RxeEngine.Context engineCtx = new RxeEngine.Context()
             .packetIo(packetIo)
@@ -188,7 +193,7 @@ public final class RoceNode implements AutoCloseable
         {
             engineCtx.errorHandler(ctx.errorHandler);
         }
-        this.engine = new RxeEngine(engineCtx, device);
+        this.engine = new RxeEngine(engineCtx, port);
         packetIo.sink(engine);
         this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy :
             new BackoffIdleStrategy(100, 10, 1_000, 100_000);
@@ -205,17 +210,17 @@ public final class RoceNode implements AutoCloseable
         return c;
     }
 
-    private static void fillGidTable(final GidTable gids, final NetStack stack, final long mac)
+    private static void fillGidTable(final DevicePort port, final int length, final NetStack stack, final long mac)
     {
-        gids.setLinkLocal(GID_INDEX_LINK_LOCAL, mac);
-        gids.setIpv4(GID_INDEX_IPV4, stack.ipv4Address());
+        port.setGid(GID_INDEX_LINK_LOCAL, GidTable.LINK_LOCAL_PREFIX, DeviceAttr.eui64(mac));
+        port.setGid(GID_INDEX_IPV4, 0, GidTable.ipv4MappedLo(stack.ipv4Address()));
         int index = GID_INDEX_IPV4 + 1;
-        for (int i = 0; i < stack.ipv6AddressCount() && index < gids.length(); i++)
+        for (int i = 0; i < stack.ipv6AddressCount() && index < length; i++)
         {
             final long hi = stack.ipv6Hi(i);
             if (GidTable.LINK_LOCAL_PREFIX != (hi & 0xffc0_0000_0000_0000L))
             {
-                gids.set(index++, hi, stack.ipv6Lo(i));
+                port.setGid(index++, hi, stack.ipv6Lo(i));
             }
         }
     }

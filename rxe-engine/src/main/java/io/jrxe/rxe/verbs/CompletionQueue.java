@@ -188,7 +188,7 @@ public final class CompletionQueue extends UseCounted
      * @param solicited true if the completion is solicited (a receive of a message with the SE bit set).
      * @return 0, {@code -Errno.EBUSY} on overrun (the CQ is now in error), {@code -Errno.EIO} if already in error.
      */
-    public int post(final WorkCompletion wc, final boolean solicited)
+    int post(final WorkCompletion wc, final boolean solicited)
     {
         if ((boolean)ERROR.getOpaque(this))
         {

@@ -13,6 +13,8 @@ public final class Errno
     public static final int EPERM = 1;
     /** No such entry (handle or key unknown). */
     public static final int ENOENT = 2;
+    /** Interrupted while waiting. */
+    public static final int EINTR = 4;
     /** I/O error (object in error state). */
     public static final int EIO = 5;
     /** Try again. */
@@ -27,8 +29,14 @@ public final class Errno
     public static final int EINVAL = 22;
     /** Out of range. */
     public static final int ERANGE = 34;
+    /** Function not implemented (the core's answer when a driver lacks an optional verb). */
+    public static final int ENOSYS = 38;
+    /** No data available (no event queued). */
+    public static final int ENODATA = 61;
     /** Operation not supported. */
     public static final int EOPNOTSUPP = 95;
+    /** Timed out. */
+    public static final int ETIMEDOUT = 110;
 
     private Errno()
     {
@@ -47,6 +55,7 @@ public final class Errno
             case OK: return "OK";
             case EPERM: return "EPERM";
             case ENOENT: return "ENOENT";
+            case EINTR: return "EINTR";
             case EIO: return "EIO";
             case EAGAIN: return "EAGAIN";
             case ENOMEM: return "ENOMEM";
@@ -54,7 +63,10 @@ public final class Errno
             case EBUSY: return "EBUSY";
             case EINVAL: return "EINVAL";
             case ERANGE: return "ERANGE";
+            case ENOSYS: return "ENOSYS";
+            case ENODATA: return "ENODATA";
             case EOPNOTSUPP: return "EOPNOTSUPP";
+            case ETIMEDOUT: return "ETIMEDOUT";
             default: return "errno(" + errno + ")";
         }
     }

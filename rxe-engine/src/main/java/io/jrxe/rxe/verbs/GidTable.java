@@ -77,7 +77,7 @@ public final class GidTable
      * @param lo bytes 8..15.
      * @throws VerbsException if the index is out of range or the GID is all zeros.
      */
-    public void set(final int index, final long hi, final long lo)
+    void set(final int index, final long hi, final long lo)
     {
         checkIndex(index);
         if (0 == hi && 0 == lo)
@@ -93,7 +93,7 @@ public final class GidTable
      * @param index entry index.
      * @param ipv4 address, big-endian int.
      */
-    public void setIpv4(final int index, final int ipv4)
+    void setIpv4(final int index, final int ipv4)
     {
         set(index, 0, ipv4MappedLo(ipv4));
     }
@@ -104,7 +104,7 @@ public final class GidTable
      * @param index entry index.
      * @param gid 16 bytes.
      */
-    public void set(final int index, final byte[] gid)
+    void set(final int index, final byte[] gid)
     {
         if (gid.length != 16)
         {
@@ -119,7 +119,7 @@ public final class GidTable
      * @param index entry index.
      * @param mac MAC in the low 48 bits.
      */
-    public void setLinkLocal(final int index, final long mac)
+    void setLinkLocal(final int index, final long mac)
     {
         set(index, LINK_LOCAL_PREFIX, DeviceAttr.eui64(mac));
     }
@@ -129,7 +129,7 @@ public final class GidTable
      *
      * @param index entry index.
      */
-    public void clear(final int index)
+    void clear(final int index)
     {
         checkIndex(index);
         entries.set(index, null);

@@ -1,55 +1,47 @@
 package io.jrxe.rxe.verbs;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import io.jrxe.rxe.spi.MrEntry;
 
 /**
- * A registered memory region over caller memory (a pinned native address range).
+ * A memory region ({@code struct ib_mr}): registered memory a QP may reach through its keys.
  * <pre>
  *   lkey / rkey (32 bits) = | index (24 bits) | key (8 bits) |      rxe_mr.c: lkey = index &lt;&lt; 8 | key
- *   rkey = lkey if any remote right was granted, else 0 (no rkey issued)
+ *   rkey = lkey if any remote right was granted, else 0 (user MRs); fast-registration MRs: rkey = lkey always
  *
  *   iova ............ iova + length      addresses used in SGEs / RETH / AtomicETH
- *     |                   |
- *   address ......... address + length   native memory the engine copies to and from
  * </pre>
- * The region is read by the engine thread through {@link MrTable}/{@link MrAccess}; the state is volatile so a
- * deregistration is seen by the next lookup.
+ * A user region ({@link RxeDevice#regMr}) is valid from registration to deregistration. A fast-registration region
+ * ({@link RxeDevice#allocMr}) is mapped with {@link RxeDevice#mapMrSg} and becomes valid when a
+ * {@link WrOpcode#REG_MR} work request executes; LOCAL_INV or a SEND with Invalidate makes it free again. Its keys
+ * here are the consumer's view ({@code ib_mr.lkey/rkey}): {@link RxeDevice#updateFastRegKey} changes them before
+ * the next registration, and the registration carries them to the device.
  */
 public final class MemoryRegion
 {
     /** Region usable. */
-    public static final int STATE_VALID = 1;
-    /** Deregistered. */
-    public static final int STATE_FREE = 0;
+    public static final int STATE_VALID = MrEntry.STATE_VALID;
+    /** Deregistered, or a fast-registration region that is not registered. */
+    public static final int STATE_FREE = MrEntry.STATE_FREE;
 
     private final ProtectionDomain pd;
-    private final int index;
-    private final int lkey;
-    private final int rkey;
-    private final int access;
-    private final long address;
-    private final long length;
-    private final long iova;
-    private final AtomicInteger boundWindows = new AtomicInteger();
-    private volatile int state = STATE_VALID;
+    private final MrType type;
+    private final MrEntry entry;
+    private volatile int lkey;
+    private volatile int rkey;
+    private volatile long iova;
+    private volatile long length;
+    private volatile int pageSize;
+    private volatile boolean deregistered;
 
-    MemoryRegion(
-        final ProtectionDomain pd,
-        final int index,
-        final int keyByte,
-        final int access,
-        final long address,
-        final long length,
-        final long iova)
+    MemoryRegion(final ProtectionDomain pd, final MrType type, final MrEntry entry)
     {
         this.pd = pd;
-        this.index = index;
-        this.lkey = (index << 8) | (keyByte & 0xff);
-        this.rkey = 0 != (access & AccessFlags.REMOTE) ? lkey : 0;
-        this.access = access;
-        this.address = address;
-        this.length = length;
-        this.iova = iova;
+        this.type = type;
+        this.entry = entry;
+        this.lkey = entry.lkey();
+        this.rkey = entry.rkey();
+        this.iova = entry.iova();
+        this.length = entry.length();
     }
 
     /** @return owning PD. */
@@ -58,91 +50,112 @@ public final class MemoryRegion
         return pd;
     }
 
+    /** @return the region type ({@code enum ib_mr_type}). */
+    public MrType type()
+    {
+        return type;
+    }
+
     /** @return table index (the upper 24 bits of the keys). */
     public int index()
     {
-        return index;
+        return entry.index();
     }
 
-    /** @return local key for SGEs. */
+    /** @return local key for SGEs (the consumer's view: after {@link RxeDevice#updateFastRegKey} the new one). */
     public int lkey()
     {
         return lkey;
     }
 
-    /** @return remote key for peers, 0 if no remote right was granted. */
+    /** @return remote key for peers, 0 if a user region was granted no remote right. */
     public int rkey()
     {
         return rkey;
     }
 
-    /** @return {@link AccessFlags}. */
+    /** @return {@link AccessFlags} currently granted (a fast-registration region: those of its registration). */
     public int access()
     {
-        return access;
+        return entry.access();
     }
 
-    /** @return native start address of the memory. */
+    /** @return native start address of a user region's memory; 0 for fast-registration regions. */
     public long address()
     {
-        return address;
+        return entry.address();
     }
 
-    /** @return length in bytes. */
+    /** @return length in bytes (a fast-registration region: as mapped by the last map_mr_sg). */
     public long length()
     {
         return length;
     }
 
-    /** @return I/O virtual address of the first byte (the VA used in work requests and by peers). */
+    /** @return I/O virtual address of the first byte (a fast-registration region: as mapped by map_mr_sg). */
     public long iova()
     {
         return iova;
     }
 
+    /** @return the page size of the last map_mr_sg, 0 before one (and for user regions). */
+    public int pageSize()
+    {
+        return pageSize;
+    }
+
+    /** @return page list capacity of a fast-registration region ({@code max_num_sg}), 0 for user regions. */
+    public int maxNumSg()
+    {
+        return entry.maxPages();
+    }
+
     /** @return {@link #STATE_VALID} or {@link #STATE_FREE}. */
     public int state()
     {
-        return state;
+        return deregistered ? STATE_FREE : entry.state();
     }
 
     /** @return number of memory windows currently bound to this region. */
     public int boundWindows()
     {
-        return boundWindows.get();
+        return entry.boundWindows();
     }
 
-    /**
-     * Native address of a VA inside the region (no check: call after a successful {@link MrAccess} check).
-     *
-     * @param va I/O virtual address.
-     * @return native address.
-     */
-    public long addressOf(final long va)
+    MrEntry entry()
     {
-        return address + (va - iova);
+        return entry;
     }
 
-    void incBoundWindows()
+    boolean isDeregistered()
     {
-        boundWindows.incrementAndGet();
+        return deregistered;
     }
 
-    void decBoundWindows()
+    void deregistered()
     {
-        boundWindows.decrementAndGet();
+        deregistered = true;
+        entry.free();
     }
 
-    void free()
+    void keys(final int lkey, final int rkey)
     {
-        state = STATE_FREE;
+        this.lkey = lkey;
+        this.rkey = rkey;
+    }
+
+    void mapped(final long iova, final long length, final int pageSize)
+    {
+        this.iova = iova;
+        this.length = length;
+        this.pageSize = pageSize;
     }
 
     /** {@inheritDoc} */
     public String toString()
     {
-        return "MemoryRegion{lkey=0x" + Integer.toHexString(lkey) + ", rkey=0x" + Integer.toHexString(rkey) +
-            ", access=" + AccessFlags.toString(access) + ", iova=0x" + Long.toHexString(iova) +
-            ", length=" + length + ", pd=" + pd.handle() + '}';
+        return "MemoryRegion{type=" + type + ", lkey=0x" + Integer.toHexString(lkey) + ", rkey=0x" +
+            Integer.toHexString(rkey) + ", access=" + AccessFlags.toString(access()) + ", iova=0x" +
+            Long.toHexString(iova) + ", length=" + length + ", pd=" + pd.handle() + '}';
     }
 }

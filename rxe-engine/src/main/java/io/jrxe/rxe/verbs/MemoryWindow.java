@@ -1,52 +1,37 @@
 package io.jrxe.rxe.verbs;
 
-import java.util.concurrent.locks.StampedLock;
+import io.jrxe.rxe.spi.MwEntry;
 
 /**
- * A memory window: a remotely accessible view (rkey) onto part of a memory region, bound and re-bound without
- * re-registering the region. Type 1 windows are bound with {@link RxeDevice#bindMw}; type 2B windows are bound by
- * a BIND_MW work request on a QP (executed by the transport through {@link #bind}) and are then associated with
- * that QP.
+ * A memory window ({@code struct ib_mw}): a remotely accessible view (rkey) onto part of a memory region, bound and
+ * re-bound without re-registering the region.
  * <pre>
  *   rkey (32 bits) = | index (24 bits) | key (8 bits) |   index in the upper half of the key index space
  *   bound:  [addr, addr + length) inside region [iova, iova + length)   (zero-based: [0, length))
  * </pre>
- * The binding is updated under a {@link StampedLock} write lock and read by the engine with an optimistic read, so
- * a remote access never sees half of a re-bind and no path allocates.
+ * Type 1 windows are bound with {@link RxeDevice#bindMw} (or a BIND_MW work request) and stay valid until
+ * deallocated; type 2B windows are bound by a BIND_MW work request on a QP of their PD, are then associated with that
+ * QP, and are invalidated by LOCAL_INV or a SEND with Invalidate.
  */
 public final class MemoryWindow
 {
     /** Window not usable (type 2 after invalidation or before the first bind). */
-    public static final int STATE_FREE = 0;
+    public static final int STATE_FREE = MwEntry.STATE_FREE;
     /** Window usable (type 1 always, type 2 once bound). */
-    public static final int STATE_VALID = 1;
-    /** Window invalidated (type 2). */
-    public static final int STATE_INVALID = 2;
+    public static final int STATE_VALID = MwEntry.STATE_VALID;
 
     /** Type 1 window ({@code IB_MW_TYPE_1}). */
-    public static final int TYPE_1 = 1;
+    public static final int TYPE_1 = MwEntry.TYPE_1;
     /** Type 2B window ({@code IB_MW_TYPE_2}). */
-    public static final int TYPE_2 = 2;
+    public static final int TYPE_2 = MwEntry.TYPE_2;
 
     private final ProtectionDomain pd;
-    private final int type;
-    private final int index;
-    private final StampedLock lock = new StampedLock();
-    private volatile int rkey;
-    private volatile int state;
-    private MemoryRegion mr;
-    private long addr;
-    private volatile long length;
-    private int access;
-    private int qpn = -1;
+    private final MwEntry entry;
 
-    MemoryWindow(final ProtectionDomain pd, final int type, final int index, final int keyByte)
+    MemoryWindow(final ProtectionDomain pd, final MwEntry entry)
     {
         this.pd = pd;
-        this.type = type;
-        this.index = index;
-        this.rkey = (index << 8) | (keyByte & 0xff);
-        this.state = TYPE_1 == type ? STATE_VALID : STATE_FREE;
+        this.entry = entry;
     }
 
     /** @return owning PD. */
@@ -58,257 +43,42 @@ public final class MemoryWindow
     /** @return {@link #TYPE_1} or {@link #TYPE_2}. */
     public int type()
     {
-        return type;
+        return entry.type();
     }
 
-    /** @return table index. */
+    /** @return table index (the upper 24 bits of the rkey). */
     public int index()
     {
-        return index;
+        return entry.index();
     }
 
     /** @return current rkey (the key byte changes with every bind). */
     public int rkey()
     {
-        return rkey;
+        return entry.rkey();
     }
 
-    /** @return current state. */
+    /** @return {@link #STATE_FREE} or {@link #STATE_VALID}. */
     public int state()
     {
-        return state;
+        return entry.state();
     }
 
     /** @return bound length, 0 when unbound. */
     public long length()
     {
-        return length;
+        return entry.length();
     }
 
-    /**
-     * Validate a bind request (rxe_mw.c {@code rxe_check_bind_mw}).
-     *
-     * @param qpPd PD of the QP issuing the bind (type 2) or {@code null} for an API bind of a type 1 window.
-     * @param mr region to bind to, or null to unbind.
-     * @param addr start VA (or offset when zero-based).
-     * @param length length.
-     * @param access rights for the window.
-     * @return null if acceptable, else the reason (a constant string).
-     */
-    public String checkBind(
-        final ProtectionDomain qpPd, final MemoryRegion mr, final long addr, final long length, final int access)
+    MwEntry entry()
     {
-        final long stamp = lock.readLock();
-        try
-        {
-            if (TYPE_1 == type)
-            {
-                if (STATE_VALID != state)
-                {
-                    return "type 1 window is not in the valid state";
-                }
-                if (0 != (access & AccessFlags.ZERO_BASED))
-                {
-                    return "type 1 windows cannot be zero based (o10-36.2.2)";
-                }
-            }
-            else
-            {
-                if (STATE_FREE != state)
-                {
-                    return "type 2 window must be free (invalidated) before a bind (o10-37.2.30)";
-                }
-                if (qpPd != pd)
-                {
-                    return "type 2 window bound through a QP of another PD (C10-72)";
-                }
-                if (null == mr || 0 == length)
-                {
-                    return "type 2 window cannot be bound to no region or zero length (o10-37.2.40)";
-                }
-            }
-        }
-        finally
-        {
-            lock.unlockRead(stamp);
-        }
-        return null == mr ? null : checkRegion(mr, addr, length, access);
+        return entry;
     }
 
-    private String checkRegion(final MemoryRegion mr, final long addr, final long length, final int access)
+    /** {@inheritDoc} */
+    public String toString()
     {
-        if (MemoryRegion.STATE_VALID != mr.state())
-        {
-            return "region is not valid";
-        }
-        if (mr.pd() != pd)
-        {
-            return "window and region belong to different PDs";
-        }
-        if (0 != (mr.access() & AccessFlags.ZERO_BASED))
-        {
-            return "cannot bind a window to a zero based region";
-        }
-        if (0 == (mr.access() & AccessFlags.MW_BIND))
-        {
-            return "region was registered without MW_BIND (C10-73)";
-        }
-        if (0 != (access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) &&
-            0 == (mr.access() & AccessFlags.LOCAL_WRITE))
-        {
-            return "writable window on a region without LOCAL_WRITE (C10-74)";
-        }
-        if (!MrStatus.inRange(mr.iova(), mr.length(), addr, length))
-        {
-            return "window range outside the region (C10-75)";
-        }
-        return null;
-    }
-
-    /**
-     * Bind (after a successful {@link #checkBind}): set the new key byte, range, rights and, for type 2, the QP.
-     * A null region or zero length unbinds a type 1 window.
-     *
-     * @param keyByte new key byte (low 8 bits of the rkey the consumer chose).
-     * @param mr region or null.
-     * @param addr start VA or offset.
-     * @param length length.
-     * @param access rights.
-     * @param qpn QP the type 2 window is bound through, ignored for type 1.
-     * @return the new rkey.
-     */
-    public int bind(
-        final int keyByte, final MemoryRegion mr, final long addr, final long length, final int access, final int qpn)
-    {
-        final long stamp = lock.writeLock();
-        try
-        {
-            if (null != this.mr)
-            {
-                this.mr.decBoundWindows();
-            }
-            rkey = (rkey & ~0xff) | (keyByte & 0xff);
-            this.mr = null == mr || 0 == length ? null : mr;
-            this.addr = addr;
-            this.length = null == this.mr ? 0 : length;
-            this.access = access;
-            this.qpn = TYPE_2 == type ? qpn : -1;
-            state = STATE_VALID;
-            if (null != this.mr)
-            {
-                this.mr.incBoundWindows();
-            }
-            return rkey;
-        }
-        finally
-        {
-            lock.unlockWrite(stamp);
-        }
-    }
-
-    /**
-     * Invalidate a type 2 window (LOCAL_INV or SEND_WITH_INV, rxe {@code rxe_invalidate_mw}).
-     *
-     * @param rkey the rkey to invalidate; must match the current one.
-     * @return {@link MrStatus#OK}, {@link MrStatus#INVALID_KEY} or {@link MrStatus#NOT_ALLOWED} (type 1).
-     */
-    public int invalidate(final int rkey)
-    {
-        final long stamp = lock.writeLock();
-        try
-        {
-            if (this.rkey != rkey)
-            {
-                return MrStatus.INVALID_KEY;
-            }
-            if (TYPE_1 == type)
-            {
-                return MrStatus.NOT_ALLOWED;
-            }
-            if (null != mr)
-            {
-                mr.decBoundWindows();
-                mr = null;
-            }
-            length = 0;
-            qpn = -1;
-            state = STATE_FREE;
-            return MrStatus.OK;
-        }
-        finally
-        {
-            lock.unlockWrite(stamp);
-        }
-    }
-
-    /**
-     * Remote access check (rxe {@code rxe_lookup_mw} + range check). On success stores the resolved region and
-     * native address into {@code result}.
-     */
-    int check(
-        final ProtectionDomain qpPd,
-        final int qpn,
-        final int rkey,
-        final int access,
-        final long va,
-        final long len,
-        final MrAccess result)
-    {
-        long stamp = lock.tryOptimisticRead();
-        int status = check0(qpPd, qpn, rkey, access, va, len, result);
-        if (!lock.validate(stamp))
-        {
-            stamp = lock.readLock();
-            try
-            {
-                status = check0(qpPd, qpn, rkey, access, va, len, result);
-            }
-            finally
-            {
-                lock.unlockRead(stamp);
-            }
-        }
-        return status;
-    }
-
-    private int check0(
-        final ProtectionDomain qpPd,
-        final int qpn,
-        final int rkey,
-        final int access,
-        final long va,
-        final long len,
-        final MrAccess result)
-    {
-        final MemoryRegion mr = this.mr;
-        if (this.rkey != rkey)
-        {
-            return MrStatus.INVALID_KEY;
-        }
-        if (pd != qpPd)
-        {
-            return MrStatus.PD_MISMATCH;
-        }
-        if (STATE_VALID != state || 0 == length || null == mr || MemoryRegion.STATE_VALID != mr.state())
-        {
-            return MrStatus.INVALID_STATE;
-        }
-        if (TYPE_2 == type && this.qpn != qpn)
-        {
-            return MrStatus.WRONG_QP;
-        }
-        if ((this.access & access) != access)
-        {
-            return MrStatus.ACCESS_DENIED;
-        }
-        final boolean zeroBased = 0 != (this.access & AccessFlags.ZERO_BASED);
-        final long start = zeroBased ? 0 : addr;
-        if (!MrStatus.inRange(start, length, va, len))
-        {
-            return MrStatus.OUT_OF_RANGE;
-        }
-        final long regionVa = zeroBased ? addr + va : va;
-        result.resolved(mr, mr.addressOf(regionVa));
-        return MrStatus.OK;
+        return "MemoryWindow{type=" + type() + ", rkey=0x" + Integer.toHexString(rkey()) + ", state=" + state() +
+            ", length=" + length() + ", pd=" + pd.handle() + '}';
     }
 }

@@ -10,9 +10,8 @@ package io.jrxe.rxe.verbs;
  * sends are accepted in RTS, SQD, SQE and ERR (in SQE/ERR they are flushed by the engine), receives in any state
  * but RESET, never on a QP attached to an SRQ.
  * <p>
- * Engine side: {@link #sendQueue()} / {@link #recvQueue()} rings, {@link #transitionToError()},
- * {@link #sqDrained()}. Control path: {@link RxeDevice#modifyQp}, {@link RxeDevice#queryQp},
- * {@link RxeDevice#destroyQp}.
+ * Control path: {@link RxeDevice#modifyQp}, {@link RxeDevice#queryQp}, {@link RxeDevice#destroyQp}. The engine
+ * reaches the rings and the state through the device's {@link io.jrxe.rxe.spi.DevicePort}.
  */
 public final class QueuePair
 {
@@ -136,25 +135,17 @@ public final class QueuePair
         return destroyed;
     }
 
-    /** @return the send queue (engine: requester/completer consume its ring). */
-    public SendQueue sendQueue()
+    SendQueue sendQueue()
     {
         return sendQueue;
     }
 
-    /** @return the receive queue, or null when the QP uses an SRQ. */
-    public RecvQueue recvQueue()
+    RecvQueue recvQueue()
     {
         return recvQueue;
     }
 
-    /**
-     * Stored attributes. Written only by {@link RxeDevice#modifyQp} on the control thread: read them there, in
-     * a {@link QpModifyListener}, or after a hand-over to the engine thread.
-     *
-     * @return the attributes.
-     */
-    public QpAttr attr()
+    QpAttr attr()
     {
         return attr;
     }
@@ -246,20 +237,13 @@ public final class QueuePair
         postError = null;
     }
 
-    /**
-     * Engine side: move the QP to ERR after a fatal transport error (retry exceeded, remote access error, ...).
-     * The engine then flushes both queues ({@link SendQueue#flush}, {@link RecvQueue#flush}).
-     */
-    public void transitionToError()
+    void transitionToError()
     {
         state = QpState.ERR;
         attr.qpState(QpState.ERR);
     }
 
-    /**
-     * Engine side: the SQD drain finished; raises {@link AsyncEvent#SQ_DRAINED} if the QP asked for it.
-     */
-    public void sqDrained()
+    void sqDrained()
     {
         if (sqDraining)
         {

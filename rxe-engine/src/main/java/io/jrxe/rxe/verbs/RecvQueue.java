@@ -1,10 +1,13 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.RecvWqe;
+import io.jrxe.rxe.spi.WqeRing;
+
 /**
  * The receive queue of a QP without an SRQ: post-side validation and the ring. Application side is
  * {@link QueuePair#postRecv}; the engine (responder) consumes {@link #ring()}.
  */
-public final class RecvQueue
+final class RecvQueue
 {
     /** rxe limit on a message/receive length: 2^31 bytes. */
     static final long MAX_LENGTH = 1L << 31;
@@ -113,30 +116,5 @@ public final class RecvQueue
             ring.publish(planned);
         }
         return result;
-    }
-
-    /**
-     * Engine side: complete every outstanding receive WQE with {@code WR_FLUSH_ERR} (QP in ERR).
-     *
-     * @param cq the QP's receive CQ.
-     * @param scratch reusable completion.
-     * @return number of WQEs flushed.
-     */
-    public int flush(final CompletionQueue cq, final WorkCompletion scratch)
-    {
-        final long end = ring.producerPosition();
-        long pos = ring.consumerPosition();
-        int n = 0;
-        for (; pos < end; pos++, n++)
-        {
-            scratch.reset()
-                .wrId(ring.slot(pos).wrId())
-                .status(WcStatus.WR_FLUSH_ERR.code())
-                .opcode(WcOpcode.RECV)
-                .qpNum(qp.qpn());
-            cq.post(scratch, false);
-        }
-        ring.advanceConsumer(pos);
-        return n;
     }
 }

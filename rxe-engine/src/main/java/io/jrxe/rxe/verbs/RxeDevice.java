@@ -2,13 +2,24 @@ package io.jrxe.rxe.verbs;
 
 import java.util.SplittableRandom;
 
+import io.jrxe.rxe.spi.DevicePorts;
+import io.jrxe.rxe.spi.EngineInvoker;
+import io.jrxe.rxe.spi.IndexAllocator;
+import io.jrxe.rxe.spi.IndexTable;
+import io.jrxe.rxe.spi.MrEntry;
+import io.jrxe.rxe.spi.MrTable;
+import io.jrxe.rxe.spi.MwEntry;
+import io.jrxe.rxe.spi.QpDoorbell;
+import io.jrxe.rxe.spi.QpModifyListener;
+import io.jrxe.rxe.spi.QpnAllocator;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The verbs device: the {@code ib_device_ops} of one rxe instance with one RoCE v2 port. Objects are kept in
  * int-indexed pools (Agrona {@link Int2ObjectHashMap}) and found by handle without allocation; QPs and memory keys
- * are also in lock-free tables the engine thread reads ({@link #qp(int)}, {@link #mrTable()}).
+ * are also in lock-free tables the engine thread reads through the device's {@link io.jrxe.rxe.spi.DevicePort}
+ * (claimed once by the provider side, never reachable from this class's public methods).
  * <p>
  * Control verbs are {@code synchronized} on the device, may allocate, and throw {@link VerbsException} with a
  * message that says what to fix. Data-path verbs live on the objects ({@link QueuePair#postSend},
@@ -16,6 +27,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class RxeDevice
 {
+    static
+    {
+        DevicePorts.install(RxeDevice::openPort);
+    }
+
     /** The only port number. */
     public static final int PORT = 1;
     /** The default (full membership) P_Key at index 0. */
@@ -47,6 +63,8 @@ public final class RxeDevice
     private volatile AsyncEventHandler asyncEventHandler;
     private volatile QpDoorbell doorbell = NO_DOORBELL;
     private volatile QpModifyListener modifyListener;
+    private volatile EngineInvoker invoker;
+    private boolean portClaimed;
 
     /**
      * @param ctx configuration; validated with {@link RxeContext#conclude()}.
@@ -130,29 +148,17 @@ public final class RxeDevice
         return gidTable;
     }
 
-    /** @return the memory key table the engine validates keys against. */
-    public MrTable mrTable()
+    MrTable mrTable()
     {
         return mrTable;
     }
 
-    /**
-     * Engine lookup of a QP by number; lock-free and allocation-free.
-     *
-     * @param qpn QP number.
-     * @return the QP or null.
-     */
-    public QueuePair qp(final int qpn)
+    QueuePair qp(final int qpn)
     {
         return qpTable.get(qpn);
     }
 
-    /**
-     * Set the port state, as the netdev carrier changes; raises PORT_ACTIVE / PORT_ERR on a change.
-     *
-     * @param state ACTIVE or DOWN.
-     */
-    public void portState(final PortState state)
+    void portState(final PortState state)
     {
         final PortState old;
         synchronized (this)
@@ -174,12 +180,7 @@ public final class RxeDevice
         }
     }
 
-    /**
-     * The netdev MTU changed: recompute the active MTU as rxe does ({@code rxe_set_mtu}).
-     *
-     * @param netdevMtu Ethernet MTU.
-     */
-    public synchronized void netdevMtu(final int netdevMtu)
+    synchronized void netdevMtu(final int netdevMtu)
     {
         if (netdevMtu < 256 + Mtu.RXE_MAX_HDR_LENGTH || netdevMtu > 65535)
         {
@@ -197,12 +198,38 @@ public final class RxeDevice
         asyncEventHandler = handler;
     }
 
-    /**
-     * @param value notified on every post (null for none).
-     */
-    public void doorbell(final QpDoorbell value)
+    synchronized VerbsPort claimPort()
     {
-        doorbell = null == value ? NO_DOORBELL : value;
+        if (portClaimed)
+        {
+            throw new IllegalStateException(
+                "the device's port is claimed already: one provider (engine and node) per device");
+        }
+        portClaimed = true;
+        return new VerbsPort(this);
+    }
+
+    private static VerbsPort openPort(final RxeDevice device)
+    {
+        return device.claimPort();
+    }
+
+    synchronized void attach(final QpDoorbell bell, final QpModifyListener listener, final EngineInvoker engine)
+    {
+        if (null != invoker)
+        {
+            throw new IllegalStateException("an engine is attached to this device already");
+        }
+        doorbell = bell;
+        modifyListener = listener;
+        invoker = engine;
+    }
+
+    synchronized void detach()
+    {
+        doorbell = NO_DOORBELL;
+        modifyListener = null;
+        invoker = null;
     }
 
     QpDoorbell doorbell()
@@ -210,21 +237,17 @@ public final class RxeDevice
         return doorbell;
     }
 
-    /**
-     * @param listener notified after every successful QP modify (null for none).
-     */
-    public void modifyListener(final QpModifyListener listener)
+    synchronized int activeMtu()
     {
-        modifyListener = listener;
+        return portAttr.activeMtu().bytes();
     }
 
-    /**
-     * Deliver an asynchronous event to the registered handler (engine and control path).
-     *
-     * @param event event type.
-     * @param element QPN, CQ/SRQ handle or port number.
-     */
-    public void raise(final AsyncEvent event, final int element)
+    int pollCqModeration(final long nowNs)
+    {
+        return 0;
+    }
+
+    void raise(final AsyncEvent event, final int element)
     {
         final AsyncEventHandler handler = asyncEventHandler;
         if (null != handler)
@@ -327,10 +350,11 @@ public final class RxeDevice
                 ") wraps around the 64-bit address space or exceeds max_mr_size");
         }
         final int index = allocate(mrIndices, "MR", ctx.maxMr());
-        final MemoryRegion mr = new MemoryRegion(pd, index, keys.nextInt(256), access, address, length,
+        final MrEntry entry = MrEntry.user(pd, index, keys.nextInt(256), access, address, length,
             0 != (access & AccessFlags.ZERO_BASED) ? 0 : iova);
+        final MemoryRegion mr = new MemoryRegion(pd, MrType.USER, entry);
         pd.acquire();
-        mrTable.put(mr);
+        mrTable.put(entry);
         return mr;
     }
 
@@ -341,7 +365,7 @@ public final class RxeDevice
      */
     public synchronized void deregMr(final MemoryRegion mr)
     {
-        if (MemoryRegion.STATE_VALID != mr.state() || mrTable.region(mr.lkey()) != mr)
+        if (null == mr || mr.isDeregistered() || mrTable.region(mr.index() << 8) != mr.entry())
         {
             throw new VerbsException(Errno.EINVAL, "MR " + mr + " is not registered on this device");
         }
@@ -350,8 +374,8 @@ public final class RxeDevice
             throw new VerbsException(Errno.EBUSY, "MR lkey 0x" + Integer.toHexString(mr.lkey()) + " has " +
                 mr.boundWindows() + " bound memory windows; invalidate or deallocate them first");
         }
-        mr.free();
-        mrTable.remove(mr);
+        mr.deregistered();
+        mrTable.remove(mr.entry());
         mrIndices.free(mr.index());
         mr.pd().release();
     }
@@ -371,10 +395,10 @@ public final class RxeDevice
             throw new VerbsException(Errno.EINVAL, "MW type " + type + " unknown: use TYPE_1 or TYPE_2 (2B)");
         }
         final int index = allocate(mwIndices, "MW", ctx.maxMw());
-        final MemoryWindow mw = new MemoryWindow(pd, type, index, keys.nextInt(256));
+        final MwEntry entry = new MwEntry(pd, type, index, keys.nextInt(256));
         pd.acquire();
-        mrTable.put(mw);
-        return mw;
+        mrTable.put(entry);
+        return new MemoryWindow(pd, entry);
     }
 
     /**
@@ -384,12 +408,12 @@ public final class RxeDevice
      */
     public synchronized void deallocMw(final MemoryWindow mw)
     {
-        if (mrTable.window(mw.rkey()) != mw)
+        if (null == mw || mrTable.window(mw.index() << 8) != mw.entry())
         {
             throw new VerbsException(Errno.EINVAL, "MW is not allocated on this device");
         }
-        mw.bind(mw.rkey(), null, 0, 0, 0, -1);
-        mrTable.remove(mw);
+        mw.entry().bind(mw.rkey(), null, 0, 0, 0, -1);
+        mrTable.remove(mw.entry());
         mwIndices.free(mw.index());
         mw.pd().release();
     }
@@ -413,7 +437,7 @@ public final class RxeDevice
             throw new VerbsException(Errno.EINVAL, "only type 1 windows are bound through the API; " +
                 "type 2 windows are bound with a BIND_MW work request");
         }
-        final String bad = mw.checkBind(null, mr, addr, length, access);
+        final String bad = mw.entry().checkBind(null, null == mr ? null : mr.entry(), addr, length, access);
         if (null != bad)
         {
             throw new VerbsException(Errno.EINVAL, bad);
@@ -427,7 +451,7 @@ public final class RxeDevice
         {
             keyByte = (keyByte + 1) & 0xff;
         }
-        return mw.bind(keyByte, mr, addr, length, access, -1);
+        return mw.entry().bind(keyByte, null == mr ? null : mr.entry(), addr, length, access, -1);
     }
 
     /**

@@ -1,12 +1,14 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.SendWqe;
+import io.jrxe.rxe.spi.WqeRing;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The send queue of a QP: post-side validation (rxe {@code validate_send_wr}), copying a WR into its WQE slot,
  * and the ring the requester/completer consume. Application side is {@link QueuePair#postSend}.
  */
-public final class SendQueue
+final class SendQueue
 {
     private final QueuePair qp;
     private final int maxSge;
@@ -143,6 +145,10 @@ public final class SendQueue
         {
             return "BIND_MW without a memory window";
         }
+        if (WrOpcode.REG_MR == wr.opcode() && null == wr.regMr())
+        {
+            return "REG_MR without a memory region";
+        }
         return null;
     }
 
@@ -195,32 +201,14 @@ public final class SendQueue
         {
             wqe.avForFill().copyFrom(wr.ah().attr());
         }
-    }
-
-    /**
-     * Engine side: complete every WQE from the consumer position on with {@code WR_FLUSH_ERR}, signaled or not
-     * (flushed WRs always complete, rxe {@code flush_send_queue}).
-     *
-     * @param cq the QP's send CQ.
-     * @param scratch reusable completion.
-     * @return number of WQEs flushed.
-     */
-    public int flush(final CompletionQueue cq, final WorkCompletion scratch)
-    {
-        final long end = ring.producerPosition();
-        long pos = ring.consumerPosition();
-        int n = 0;
-        for (; pos < end; pos++, n++)
+        if (0 != (WrOpcode.classes(wr.opcode(), qp.type()) & WrOpcode.CLASS_LOCAL))
         {
-            final SendWqe wqe = ring.slot(pos);
-            scratch.reset()
-                .wrId(wqe.wrId())
-                .status(WcStatus.WR_FLUSH_ERR.code())
-                .opcode(WcOpcode.ofWrOpcode(wqe.opcode()))
-                .qpNum(qp.qpn());
-            cq.post(scratch, false);
+            wqe.localTargets(null == wr.mw() ? null : wr.mw().entry(),
+                null == wr.bindMr() ? null : wr.bindMr().entry(), null == wr.regMr() ? null : wr.regMr().entry());
         }
-        ring.advanceConsumer(pos);
-        return n;
+        else
+        {
+            wqe.localTargets(null, null, null);
+        }
     }
 }

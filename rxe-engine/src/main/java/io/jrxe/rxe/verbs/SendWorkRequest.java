@@ -25,6 +25,9 @@ public final class SendWorkRequest
     private long bindLength;
     private int bindAccess;
     private int bindKey;
+    private MemoryRegion regMr;
+    private int regKey;
+    private int regAccess;
     private SendWorkRequest next;
 
     /**
@@ -295,6 +298,42 @@ public final class SendWorkRequest
     public int bindKey()
     {
         return bindKey;
+    }
+
+    /**
+     * Describe a REG_MR ({@code struct ib_reg_wr}): register a fast-registration region with the page list of its
+     * last {@link RxeDevice#mapMrSg}, under a new key and rights, in send-queue order.
+     *
+     * @param mr     the region (from {@link RxeDevice#allocMr})
+     * @param key    its new lkey/rkey: the region's index in the upper 24 bits and a key byte of the consumer's
+     *               choice (usually {@code mr.rkey()} after {@link RxeDevice#updateFastRegKey})
+     * @param access {@link AccessFlags} to grant
+     * @return this
+     */
+    public SendWorkRequest reg(final MemoryRegion mr, final int key, final int access)
+    {
+        regMr = mr;
+        regKey = key;
+        regAccess = access;
+        return this;
+    }
+
+    /** @return region of a REG_MR. */
+    public MemoryRegion regMr()
+    {
+        return regMr;
+    }
+
+    /** @return key of a REG_MR. */
+    public int regKey()
+    {
+        return regKey;
+    }
+
+    /** @return rights of a REG_MR. */
+    public int regAccess()
+    {
+        return regAccess;
     }
 
     /** @return next WR in the chain or null. */

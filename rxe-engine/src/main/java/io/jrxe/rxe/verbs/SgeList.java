@@ -110,7 +110,7 @@ public final class SgeList
      * @param n elements to copy.
      * @return this.
      */
-    SgeList copyFrom(final SgeList other, final int n)
+    public SgeList copyFrom(final SgeList other, final int n)
     {
         System.arraycopy(other.address, 0, address, 0, n);
         System.arraycopy(other.length, 0, length, 0, n);

@@ -1,12 +1,15 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.RecvWqe;
+import io.jrxe.rxe.spi.WqeRing;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
  * A shared receive queue: one ring of receive WQEs consumed by the responders of every QP attached to it.
- * The application posts with {@link #postSrqRecv}; the engine takes WQEs from {@link #ring()} and reports each
- * retirement through {@link #advanceConsumer(long)}, which implements the limit event: when an armed SRQ's count
+ * The application posts with {@link #postSrqRecv}; the engine takes WQEs from the ring and reports each
+ * retirement, which implements the limit event: when an armed SRQ's count
  * of posted WQEs drops below the limit, {@link AsyncEvent#SRQ_LIMIT_REACHED} is raised once and the limit is
  * disarmed (set to 0) until the application arms it again with modify (IBA 10.2.9 shared receive queues;
  * rxe_resp.c {@code get_srq_wqe}).
@@ -83,8 +86,7 @@ public final class SharedReceiveQueue extends UseCounted
         return (int)LIMIT.getVolatile(this);
     }
 
-    /** @return the ring; the engine is its consumer. */
-    public WqeRing<RecvWqe> ring()
+    WqeRing<RecvWqe> ring()
     {
         return ring;
     }
@@ -141,7 +143,7 @@ public final class SharedReceiveQueue extends UseCounted
      *
      * @param position new consumer position.
      */
-    public void advanceConsumer(final long position)
+    void advanceConsumer(final long position)
     {
         ring.advanceConsumer(position);
         final int armed = (int)LIMIT.getVolatile(this);

@@ -1,8 +1,13 @@
 package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.net.MemoryWire;
+import io.jrxe.rxe.spi.DevicePort;
+import io.jrxe.rxe.spi.DevicePorts;
+import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.ProtectionDomain;
@@ -19,8 +24,6 @@ import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.WorkCompletion;
-import io.jrxe.rxe.stats.CountersFile;
-import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -73,6 +76,7 @@ final class EnginePair implements AutoCloseable
         final String name;
         final int ip;
         final RxeDevice device;
+        final DevicePort port;
         final CountersFile countersFile;
         final RxeEngine engine;
         final ProtectionDomain pd;
@@ -88,12 +92,13 @@ final class EnginePair implements AutoCloseable
             this.endpoint = endpoint;
             device = new RxeDevice(new RxeContext().maxQp(64).maxMr(256).maxMw(64).maxCq(16).maxPd(8).maxAh(8)
                 .maxSrq(4).netdevMtu(9000).keySeed(ip));
-            device.gidTable().setIpv4(1, ip);
-            device.gidTable().set(2, MemoryWire.Endpoint.IPV6_GID_HI, ip & 0xffff_ffffL);
+            port = DevicePorts.claim(device);
+            port.setGid(1, 0, GidTable.ipv4MappedLo(ip));
+            port.setGid(2, MemoryWire.Endpoint.IPV6_GID_HI, ip & 0xffff_ffffL);
             countersFile = null == countersDirectory ? null : CountersFile.create(
                 new CountersFile.Context().deviceName(name).directory(countersDirectory).qpSlots(64));
             engine = new RxeEngine(new RxeEngine.Context().nanoClock(clock).packetIo(endpoint).poller(endpoint)
-                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile), device);
+                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile), port);
             endpoint.sink(engine);
             pd = device.allocPd();
             sendCq = device.createCq(4096, null);

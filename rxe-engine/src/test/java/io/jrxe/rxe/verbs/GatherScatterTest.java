@@ -1,5 +1,10 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
+import io.jrxe.rxe.spi.RecvWqe;
+import io.jrxe.rxe.spi.SendWqe;
+
 import java.nio.ByteBuffer;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -14,7 +19,7 @@ class GatherScatterTest
     private final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
     private final MemoryRegion mrA = f.device.regMr(f.pd, a, AccessFlags.LOCAL_WRITE);
     private final MemoryRegion mrB = f.device.regMr(f.pd, b, AccessFlags.LOCAL_WRITE);
-    private final MrAccess access = new MrAccess(f.device.mrTable());
+    private final MrAccess access = new MrAccess(f.port.mrTable());
     private final QueuePair qp = f.createQp(QpType.RC, 4, 4);
 
     @Test

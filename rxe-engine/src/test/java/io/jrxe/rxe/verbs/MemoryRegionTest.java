@@ -1,5 +1,8 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
+
 import java.nio.ByteBuffer;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -20,7 +23,7 @@ class MemoryRegionTest
 {
     private final VerbsFixture f = new VerbsFixture();
     private final UnsafeBuffer memory = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
-    private final MrAccess access = new MrAccess(f.device.mrTable());
+    private final MrAccess access = new MrAccess(f.port.mrTable());
     private static final long IOVA = 0x7000_0000_0000L;
 
     private MemoryRegion reg(final int flags)

@@ -1,5 +1,8 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.MrAccess;
+import io.jrxe.rxe.spi.MrStatus;
+
 import java.nio.ByteBuffer;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -21,7 +24,7 @@ class MemoryWindowTest
     private static final long IOVA = 0x10_0000L;
     private final VerbsFixture f = new VerbsFixture();
     private final UnsafeBuffer memory = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
-    private final MrAccess access = new MrAccess(f.device.mrTable());
+    private final MrAccess access = new MrAccess(f.port.mrTable());
     private final MemoryRegion mr =
         f.device.regMr(f.pd, memory.addressOffset(), 4096, IOVA, LOCAL_WRITE | REMOTE_READ | MW_BIND);
 
@@ -75,22 +78,22 @@ class MemoryWindowTest
     void shouldBindType2WindowToOneQpAndInvalidateIt()
     {
         final MemoryWindow mw = f.device.allocMw(f.pd, MemoryWindow.TYPE_2);
-        assertNotNull(mw.checkBind(f.device.allocPd(), mr, IOVA, 64, REMOTE_READ), "C10-72: QP of another PD");
-        assertNotNull(mw.checkBind(f.pd, mr, IOVA, 0, REMOTE_READ), "o10-37.2.40: zero length");
-        assertNull(mw.checkBind(f.pd, mr, IOVA, 64, REMOTE_READ));
+        assertNotNull(mw.entry().checkBind(f.device.allocPd(), mr.entry(), IOVA, 64, REMOTE_READ), "C10-72: QP of another PD");
+        assertNotNull(mw.entry().checkBind(f.pd, mr.entry(), IOVA, 0, REMOTE_READ), "o10-37.2.40: zero length");
+        assertNull(mw.entry().checkBind(f.pd, mr.entry(), IOVA, 64, REMOTE_READ));
 
-        final int rkey = mw.bind(0x5a, mr, IOVA, 64, REMOTE_READ, 17);
+        final int rkey = mw.entry().bind(0x5a, mr.entry(), IOVA, 64, REMOTE_READ, 17);
         assertEquals(0x5a, rkey & 0xff);
         assertEquals(1, mr.boundWindows());
         assertEquals(MrStatus.OK, access.checkRemote(f.pd, 17, rkey, REMOTE_READ, IOVA, 64));
         assertEquals(MrStatus.WRONG_QP, access.checkRemote(f.pd, 18, rkey, REMOTE_READ, IOVA, 64));
-        assertNotNull(mw.checkBind(f.pd, mr, IOVA, 64, REMOTE_READ), "o10-37.2.30: must be free to re-bind");
+        assertNotNull(mw.entry().checkBind(f.pd, mr.entry(), IOVA, 64, REMOTE_READ), "o10-37.2.30: must be free to re-bind");
 
-        assertEquals(MrStatus.INVALID_KEY, mw.invalidate(rkey ^ 1));
-        assertEquals(MrStatus.OK, mw.invalidate(rkey));
+        assertEquals(MrStatus.INVALID_KEY, mw.entry().invalidate(rkey ^ 1));
+        assertEquals(MrStatus.OK, mw.entry().invalidate(rkey));
         assertEquals(0, mr.boundWindows());
         assertEquals(MrStatus.INVALID_STATE, access.checkRemote(f.pd, 17, rkey, REMOTE_READ, IOVA, 64));
-        assertNull(mw.checkBind(f.pd, mr, IOVA, 64, REMOTE_READ));
+        assertNull(mw.entry().checkBind(f.pd, mr.entry(), IOVA, 64, REMOTE_READ));
     }
 
     @Test
@@ -98,7 +101,7 @@ class MemoryWindowTest
     {
         final MemoryWindow mw = f.device.allocMw(f.pd, MemoryWindow.TYPE_1);
         final int rkey = f.device.bindMw(mw, mr, IOVA, 64, REMOTE_READ);
-        assertEquals(MrStatus.NOT_ALLOWED, mw.invalidate(rkey));
+        assertEquals(MrStatus.NOT_ALLOWED, mw.entry().invalidate(rkey));
     }
 
     @Test

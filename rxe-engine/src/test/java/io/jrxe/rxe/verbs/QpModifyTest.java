@@ -1,5 +1,7 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.QpnAllocator;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -65,7 +67,7 @@ class QpModifyTest
         if (QpState.SQD == target)
         {
             f.device.modifyQp(qp, new QpAttr().qpState(QpState.SQD), QpAttrMask.STATE);
-            qp.sqDrained();
+            f.port.sqDrained(qp);
         }
         assertEquals(target, qp.state());
     }
@@ -212,7 +214,7 @@ class QpModifyTest
 
         final List<AsyncEvent> events = new ArrayList<>();
         f.device.asyncEventHandler((event, element) -> events.add(event));
-        qp.sqDrained();
+        f.port.sqDrained(qp);
         assertEquals(List.of(AsyncEvent.SQ_DRAINED), events);
         f.device.modifyQp(qp, new QpAttr().qpState(QpState.RTS), QpAttrMask.STATE);
         assertEquals(QpState.RTS, qp.state());
@@ -223,11 +225,13 @@ class QpModifyTest
     {
         final QueuePair qp = f.createQp(QpType.UD, 8, 8);
         final List<String> seen = new ArrayList<>();
-        f.device.modifyListener((q, from, to, mask, attr) ->
+        f.port.attach((q, send) ->
+        {
+        }, (q, from, to, mask, attr) ->
         {
             assertSame(qp, q);
             seen.add(from + ">" + to + ":" + attr.qkey());
-        });
+        }, null);
         f.device.modifyQp(qp, VerbsFixture.fullAttr(QpState.INIT), VerbsFixture.requiredInitMask(QpType.UD));
         assertEquals(List.of("RESET>INIT:" + 0x11111111), seen);
     }

@@ -1,5 +1,8 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.RecvWqe;
+import io.jrxe.rxe.spi.WqeRing;
+
 import java.util.ArrayList;
 import java.util.List;
 

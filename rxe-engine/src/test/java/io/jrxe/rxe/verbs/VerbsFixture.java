@@ -1,5 +1,8 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.rxe.spi.DevicePort;
+import io.jrxe.rxe.spi.DevicePorts;
+
 /**
  * Builds a small device and brings QPs through the standard transitions for tests.
  */
@@ -9,6 +12,7 @@ final class VerbsFixture
     static final int PEER_IP = 0x0a000002;
 
     final RxeDevice device;
+    final DevicePort port;
     final ProtectionDomain pd;
     final CompletionQueue sendCq;
     final CompletionQueue recvCq;
@@ -22,7 +26,8 @@ final class VerbsFixture
     VerbsFixture(final RxeContext ctx)
     {
         device = new RxeDevice(ctx);
-        device.gidTable().setIpv4(1, LOCAL_IP);
+        port = DevicePorts.claim(device);
+        port.setGid(1, 0, GidTable.ipv4MappedLo(LOCAL_IP));
         pd = device.allocPd();
         sendCq = device.createCq(64, null);
         recvCq = device.createCq(64, null);

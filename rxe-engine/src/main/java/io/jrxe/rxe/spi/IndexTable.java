@@ -1,4 +1,4 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * @param <T> element type.
  */
-final class IndexTable<T>
+public final class IndexTable<T>
 {
     private static final int CHUNK_SHIFT = 10;
     private static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;
@@ -30,7 +30,7 @@ final class IndexTable<T>
     /**
      * @param maxIndex largest index that may be stored.
      */
-    IndexTable(final int maxIndex)
+    public IndexTable(final int maxIndex)
     {
         this.maxIndex = maxIndex;
         top = new AtomicReferenceArray<>((maxIndex >>> CHUNK_SHIFT) + 1);
@@ -40,7 +40,7 @@ final class IndexTable<T>
      * @param index index, any value (out of range gives null).
      * @return the object or null.
      */
-    T get(final int index)
+    public T get(final int index)
     {
         if (index < 0 || index > maxIndex)
         {
@@ -56,7 +56,7 @@ final class IndexTable<T>
      * @param index index in [0, maxIndex].
      * @param value object or null to clear.
      */
-    void put(final int index, final T value)
+    public void put(final int index, final T value)
     {
         AtomicReferenceArray<T> chunk = top.getAcquire(index >>> CHUNK_SHIFT);
         if (null == chunk)

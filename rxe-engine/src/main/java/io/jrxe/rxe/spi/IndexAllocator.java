@@ -1,4 +1,4 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
 
 import java.util.BitSet;
 
@@ -7,7 +7,7 @@ import java.util.BitSet;
  * indices: a freed index is reused only after the rest of the range, which makes stale keys and QPNs unlikely to
  * hit a new object. Control path only; callers serialise access.
  */
-final class IndexAllocator
+public final class IndexAllocator
 {
     private final int min;
     private final int max;
@@ -19,7 +19,7 @@ final class IndexAllocator
      * @param min first index.
      * @param max last index, inclusive.
      */
-    IndexAllocator(final int min, final int max)
+    public IndexAllocator(final int min, final int max)
     {
         this.min = min;
         this.max = max;
@@ -29,7 +29,7 @@ final class IndexAllocator
     /**
      * @return a free index, or -1 if all are in use.
      */
-    int allocate()
+    public int allocate()
     {
         if (count > max - min)
         {
@@ -52,7 +52,7 @@ final class IndexAllocator
      * @param index index.
      * @return false if already used.
      */
-    boolean reserve(final int index)
+    public boolean reserve(final int index)
     {
         if (used.get(index))
         {
@@ -69,7 +69,7 @@ final class IndexAllocator
     /**
      * @param index index to release.
      */
-    void free(final int index)
+    public void free(final int index)
     {
         if (used.get(index))
         {
@@ -82,7 +82,7 @@ final class IndexAllocator
     }
 
     /** @return indices in use. */
-    int count()
+    public int count()
     {
         return count;
     }

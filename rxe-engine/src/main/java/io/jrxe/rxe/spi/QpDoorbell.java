@@ -1,4 +1,7 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
+
+import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.SharedReceiveQueue;
 
 /**
  * Notified after work requests were published to a QP's send or receive queue or to an SRQ, so the engine can

@@ -1,5 +1,9 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
 
+import io.jrxe.rxe.verbs.AhAttr;
+import io.jrxe.rxe.verbs.SendFlags;
+import io.jrxe.rxe.verbs.SendWorkRequest;
+import io.jrxe.rxe.verbs.SgeList;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -40,8 +44,11 @@ public final class SendWqe
     private final AhAttr av = new AhAttr();
     private int remoteQpn;
     private int remoteQkey;
-    private MemoryWindow mw;
-    private MemoryRegion bindMr;
+    private MwEntry mw;
+    private MrEntry bindMr;
+    private MrEntry regMr;
+    private int regKey;
+    private int regAccess;
     private long bindAddr;
     private long bindLength;
     private int bindAccess;
@@ -55,13 +62,13 @@ public final class SendWqe
     private int sgeIndex;
     private int sgeOffset;
 
-    SendWqe(final int maxSge, final int maxInline)
+    public SendWqe(final int maxSge, final int maxInline)
     {
         sgl = new SgeList(maxSge);
         inlineData = new UnsafeBuffer(new byte[maxInline]);
     }
 
-    void fill(final SendWorkRequest wr, final int flags, final long totalLength)
+    public void fill(final SendWorkRequest wr, final int flags, final long totalLength)
     {
         wrId = wr.wrId();
         opcode = wr.opcode();
@@ -75,8 +82,11 @@ public final class SendWqe
         swap = wr.swap();
         remoteQpn = wr.remoteQpn();
         remoteQkey = wr.remoteQkey();
-        mw = wr.mw();
-        bindMr = wr.bindMr();
+        mw = null;
+        bindMr = null;
+        regMr = null;
+        regKey = wr.regKey();
+        regAccess = wr.regAccess();
         bindAddr = wr.bindAddr();
         bindLength = wr.bindLength();
         bindAccess = wr.bindAccess();
@@ -91,22 +101,22 @@ public final class SendWqe
         sgeOffset = 0;
     }
 
-    SgeList sglForFill()
+    public SgeList sglForFill()
     {
         return sgl;
     }
 
-    UnsafeBuffer inlineBuffer()
+    public UnsafeBuffer inlineBuffer()
     {
         return inlineData;
     }
 
-    void inlineLength(final int value)
+    public void inlineLength(final int value)
     {
         inlineLength = value;
     }
 
-    AhAttr avForFill()
+    public AhAttr avForFill()
     {
         return av;
     }
@@ -219,16 +229,50 @@ public final class SendWqe
         return remoteQkey;
     }
 
+    /**
+     * The key objects a local operation names (the posting side resolves them from the WR's API objects).
+     *
+     * @param window window of a BIND_MW, or null
+     * @param region region of a BIND_MW, or null
+     * @param registered region of a REG_MR, or null
+     * @return this
+     */
+    public SendWqe localTargets(final MwEntry window, final MrEntry region, final MrEntry registered)
+    {
+        mw = window;
+        bindMr = region;
+        regMr = registered;
+        return this;
+    }
+
     /** @return window of a BIND_MW. */
-    public MemoryWindow mw()
+    public MwEntry mw()
     {
         return mw;
     }
 
     /** @return region of a BIND_MW. */
-    public MemoryRegion bindMr()
+    public MrEntry bindMr()
     {
         return bindMr;
+    }
+
+    /** @return region of a REG_MR. */
+    public MrEntry regMr()
+    {
+        return regMr;
+    }
+
+    /** @return the key a REG_MR gives the region (index of the region, key byte of the consumer's choice). */
+    public int regKey()
+    {
+        return regKey;
+    }
+
+    /** @return the rights a REG_MR grants. */
+    public int regAccess()
+    {
+        return regAccess;
     }
 
     /** @return start of a BIND_MW. */

@@ -1,4 +1,6 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
+
+import io.jrxe.rxe.verbs.WcStatus;
 
 /**
  * Result codes of memory key validation ({@link MrAccess}). Allocation-free ints for the data path; the

@@ -1,4 +1,8 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
+
+import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.ProtectionDomain;
+import io.jrxe.rxe.verbs.SgeList;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -20,8 +24,8 @@ public final class MrAccess
 {
     private final MrTable table;
     private final UnsafeBuffer scratch = new UnsafeBuffer(0, 0);
-    private MemoryRegion region;
-    private long address;
+    private MrEntry region;
+    private long va;
     private int cursorIndex;
     private int cursorOffset;
 
@@ -45,7 +49,7 @@ public final class MrAccess
      */
     public int checkLocal(final ProtectionDomain pd, final int lkey, final int access, final long va, final long length)
     {
-        final MemoryRegion mr = table.region(lkey);
+        final MrEntry mr = table.region(lkey);
         if (null == mr || mr.lkey() != lkey)
         {
             return MrStatus.INVALID_KEY;
@@ -67,7 +71,7 @@ public final class MrAccess
     public int checkRemote(
         final ProtectionDomain pd, final int qpn, final int rkey, final int access, final long va, final long length)
     {
-        final MemoryRegion mr = table.region(rkey);
+        final MrEntry mr = table.region(rkey);
         if (null != mr)
         {
             if (0 == mr.rkey() || mr.rkey() != rkey)
@@ -76,7 +80,7 @@ public final class MrAccess
             }
             return checkRegion(mr, pd, access, va, length);
         }
-        final MemoryWindow mw = table.window(rkey);
+        final MwEntry mw = table.window(rkey);
         if (null == mw)
         {
             return MrStatus.INVALID_KEY;
@@ -85,9 +89,9 @@ public final class MrAccess
     }
 
     private int checkRegion(
-        final MemoryRegion mr, final ProtectionDomain pd, final int access, final long va, final long length)
+        final MrEntry mr, final ProtectionDomain pd, final int access, final long va, final long length)
     {
-        if (MemoryRegion.STATE_VALID != mr.state())
+        if (MrEntry.STATE_VALID != mr.state())
         {
             return MrStatus.INVALID_STATE;
         }
@@ -103,18 +107,18 @@ public final class MrAccess
         {
             return MrStatus.OUT_OF_RANGE;
         }
-        resolved(mr, mr.addressOf(va));
+        resolved(mr, va);
         return MrStatus.OK;
     }
 
-    void resolved(final MemoryRegion mr, final long address)
+    void resolved(final MrEntry mr, final long va)
     {
         this.region = mr;
-        this.address = address;
+        this.va = va;
     }
 
     /** @return the region resolved by the last successful check. */
-    public MemoryRegion region()
+    public MrEntry region()
     {
         return region;
     }
@@ -122,7 +126,7 @@ public final class MrAccess
     /** @return native address of the first byte resolved by the last successful check. */
     public long address()
     {
-        return address;
+        return region.nativeAddress(va);
     }
 
     /**
@@ -383,14 +387,19 @@ public final class MrAccess
     }
 
     /**
-     * A view of the memory resolved by the last successful check, valid until the next call on this object.
+     * A view of the memory resolved by the last successful check, valid until the next call on this object: for
+     * atomics, whose 8 aligned bytes never cross a page of a page-list region.
      *
-     * @param length bytes to expose (at most the checked length).
-     * @return the scratch buffer wrapped over {@link #address()}.
+     * @param length bytes to expose (at most the checked length, within one page).
+     * @return the scratch buffer wrapped over {@link #address()}, or null if the bytes are not contiguous.
      */
     public UnsafeBuffer view(final int length)
     {
-        scratch.wrap(address, length);
+        if (region.contiguousFrom(va) < length)
+        {
+            return null;
+        }
+        scratch.wrap(region.nativeAddress(va), length);
         return scratch;
     }
 
@@ -398,8 +407,7 @@ public final class MrAccess
     {
         if (length > 0)
         {
-            scratch.wrap(address, length);
-            dst.putBytes(dstOffset, scratch, 0, length);
+            region.copyOut(va, dst, dstOffset, length, scratch);
         }
     }
 
@@ -407,8 +415,7 @@ public final class MrAccess
     {
         if (length > 0)
         {
-            scratch.wrap(address, length);
-            scratch.putBytes(0, src, srcOffset, length);
+            region.copyIn(va, src, srcOffset, length, scratch);
         }
     }
 }

@@ -1,4 +1,7 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
+
+import io.jrxe.rxe.verbs.RecvWorkRequest;
+import io.jrxe.rxe.verbs.SgeList;
 
 /**
  * A receive queue slot (QP RQ or SRQ): a validated copy of a {@link RecvWorkRequest} plus the responder's
@@ -13,12 +16,12 @@ public final class RecvWqe
     private int sgeIndex;
     private int sgeOffset;
 
-    RecvWqe(final int maxSge)
+    public RecvWqe(final int maxSge)
     {
         sgl = new SgeList(maxSge);
     }
 
-    void fill(final RecvWorkRequest wr, final long totalLength)
+    public void fill(final RecvWorkRequest wr, final long totalLength)
     {
         wrId = wr.wrId();
         sgl.copyFrom(wr.sgl(), wr.sgl().count());

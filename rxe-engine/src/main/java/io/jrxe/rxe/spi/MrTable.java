@@ -1,4 +1,4 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
 
 /**
  * Memory regions and windows by key index, shared by the control path (registration) and the engine (lookups).
@@ -13,10 +13,10 @@ public final class MrTable
 {
     private final int maxMr;
     private final int maxMw;
-    private final IndexTable<MemoryRegion> regions;
-    private final IndexTable<MemoryWindow> windows;
+    private final IndexTable<MrEntry> regions;
+    private final IndexTable<MwEntry> windows;
 
-    MrTable(final int maxMr, final int maxMw)
+    public MrTable(final int maxMr, final int maxMw)
     {
         this.maxMr = maxMr;
         this.maxMw = maxMw;
@@ -25,25 +25,25 @@ public final class MrTable
     }
 
     /** @return first MR index. */
-    int firstMrIndex()
+    public int firstMrIndex()
     {
         return 1;
     }
 
     /** @return last MR index. */
-    int lastMrIndex()
+    public int lastMrIndex()
     {
         return maxMr;
     }
 
     /** @return first MW index. */
-    int firstMwIndex()
+    public int firstMwIndex()
     {
         return maxMr + 1;
     }
 
     /** @return last MW index. */
-    int lastMwIndex()
+    public int lastMwIndex()
     {
         return maxMr + maxMw;
     }
@@ -52,7 +52,7 @@ public final class MrTable
      * @param key lkey or rkey.
      * @return the region whose index is in the key (the key byte is not compared), or null.
      */
-    public MemoryRegion region(final int key)
+    public MrEntry region(final int key)
     {
         final int index = key >>> 8;
         return index <= maxMr ? regions.get(index) : null;
@@ -62,28 +62,28 @@ public final class MrTable
      * @param rkey window rkey.
      * @return the window whose index is in the key (the key byte is not compared), or null.
      */
-    public MemoryWindow window(final int rkey)
+    public MwEntry window(final int rkey)
     {
         final int index = rkey >>> 8;
         return index > maxMr ? windows.get(index) : null;
     }
 
-    void put(final MemoryRegion mr)
+    public void put(final MrEntry mr)
     {
         regions.put(mr.index(), mr);
     }
 
-    void remove(final MemoryRegion mr)
+    public void remove(final MrEntry mr)
     {
         regions.put(mr.index(), null);
     }
 
-    void put(final MemoryWindow mw)
+    public void put(final MwEntry mw)
     {
         windows.put(mw.index(), mw);
     }
 
-    void remove(final MemoryWindow mw)
+    public void remove(final MwEntry mw)
     {
         windows.put(mw.index(), null);
     }

@@ -1,4 +1,8 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
+
+import io.jrxe.rxe.verbs.QpAttr;
+import io.jrxe.rxe.verbs.QpState;
+import io.jrxe.rxe.verbs.QueuePair;
 
 /**
  * Told about every successful modify of a QP, after the attributes were stored, on the thread that called

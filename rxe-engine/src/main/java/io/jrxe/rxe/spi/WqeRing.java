@@ -1,4 +1,4 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -50,7 +50,7 @@ public final class WqeRing<W>
     private long producer;
     private long consumer;
 
-    WqeRing(final int maxWr, final Supplier<W> factory)
+    public WqeRing(final int maxWr, final Supplier<W> factory)
     {
         final int length = BitUtil.findNextPositivePowerOfTwo(maxWr + 1);
         slots = new Object[length];
@@ -114,13 +114,13 @@ public final class WqeRing<W>
      * @param plannedProducer producer position including slots filled but not yet published.
      * @return free slots.
      */
-    int free(final long plannedProducer)
+    public int free(final long plannedProducer)
     {
         return capacity - (int)(plannedProducer - (long)CONSUMER.getAcquire(this));
     }
 
     /** @return producer position, producer side (plain read of its own field). */
-    long producerPlain()
+    public long producerPlain()
     {
         return (long)PRODUCER.getOpaque(this);
     }
@@ -130,13 +130,13 @@ public final class WqeRing<W>
      *
      * @param position new producer position.
      */
-    void publish(final long position)
+    public void publish(final long position)
     {
         PRODUCER.setRelease(this, position);
     }
 
     /** Drop everything (QP to RESET). Only when neither side is active on the ring. */
-    void reset()
+    public void reset()
     {
         CONSUMER.setRelease(this, (long)PRODUCER.getAcquire(this));
     }

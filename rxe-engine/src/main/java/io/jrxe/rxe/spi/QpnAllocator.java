@@ -1,4 +1,7 @@
-package io.jrxe.rxe.verbs;
+package io.jrxe.rxe.spi;
+
+import io.jrxe.rxe.verbs.QpType;
+import io.jrxe.rxe.verbs.RxeContext;
 
 /**
  * QP numbers as rxe assigns them: 0 is the SMI QP (not on RoCE), 1 the GSI QP (one per port), ordinary QPs get

@@ -1,0 +1,25 @@
+package io.jrxe.rxe.spi;
+
+/**
+ * Runs control-path tasks on the engine thread, the one owner of transport state, for verbs that must change state
+ * the engine reads without a lock (FMR mappings, CQ resizes).
+ */
+public interface EngineInvoker
+{
+    /**
+     * Queue a task for the engine thread's next duty cycle.
+     *
+     * @param task the task (may allocate: control path)
+     * @return false if the queue is full
+     */
+    boolean invoke(Runnable task);
+
+    /**
+     * Run a task on the engine thread and wait for it: inline when the caller is the thread driving the engine.
+     *
+     * @param task      the task
+     * @param timeoutNs how long to wait for the engine to run it
+     * @return 0, or {@code -ETIMEDOUT} if the engine did not run it in time (it may still run later)
+     */
+    int invokeAndWait(Runnable task, long timeoutNs);
+}

@@ -1,0 +1,419 @@
+package io.jrxe.rxe.spi;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.ProtectionDomain;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A memory region as the key table and the engine see it (rxe's {@code rxe_mr}): its internal keys, state, rights
+ * and the translation from I/O virtual addresses to native memory. The application holds a
+ * {@link io.jrxe.rxe.verbs.MemoryRegion}; this is what is behind it.
+ * <pre>
+ *   contiguous (ib_reg_mr):   [iova, iova + length)  ->  [address, address + length)
+ *
+ *   page list (FRWR, FMR):    [iova, iova + length)  ->  pages[0..pageCount), each 2^pageShift bytes
+ *        k      = firstOffset + (va - iova)            firstOffset = offset of iova in its page
+ *        native = pages[k >>> pageShift] + (k &amp; (2^pageShift - 1))
+ *
+ *   lkey = rkey = | index (24 bits) | key byte (8 bits) |       rkey 0 when no remote right (user MRs)
+ * </pre>
+ * Writers: a user MR's translation is fixed at registration; a fast-registration MR's translation, keys, rights
+ * and state are written by the engine thread only (REG_MR and LOCAL_INV in send-queue order, SEND with Invalidate
+ * on receipt), and FMR mappings are applied on the engine thread too, so engine reads need no lock. The page list
+ * a consumer builds with {@code map_mr_sg} is staged apart and copied in by the REG_MR that follows it.
+ * Deregistration only turns {@link #state()} to FREE (volatile), which the next key check sees.
+ */
+public final class MrEntry
+{
+    /** Not usable: deregistered, or a fast-registration MR that is not (or no longer) registered. */
+    public static final int STATE_FREE = 0;
+    /** Usable for the accesses its rights allow. */
+    public static final int STATE_VALID = 1;
+
+    /** Registered over contiguous memory ({@code ib_reg_mr}). */
+    public static final int KIND_USER = 0;
+    /** Allocated for fast registration ({@code ib_alloc_mr}); registered by REG_MR work requests. */
+    public static final int KIND_FAST = 1;
+    /** A fast memory region ({@code ib_alloc_fmr}); mapped by {@code ib_map_phys_fmr}. */
+    public static final int KIND_FMR = 2;
+
+    private final ProtectionDomain pd;
+    private final int index;
+    private final int kind;
+    private final boolean gaps;
+    private final AtomicInteger boundWindows = new AtomicInteger();
+    private volatile int state;
+    private int lkey;
+    private int rkey;
+    private int access;
+    private long iova;
+    private long length;
+    private long address;
+    private final long[] pages;
+    private int pageCount;
+    private int pageShift;
+    private int firstOffset;
+
+    private final long[] stagedPages;
+    private int stagedCount;
+    private int stagedShift;
+    private int stagedFirstOffset;
+    private long stagedIova;
+    private long stagedLength;
+
+    /**
+     * A user MR over contiguous memory, valid at once.
+     *
+     * @param pd      owning PD
+     * @param index   key index (upper 24 bits of the keys)
+     * @param keyByte key byte (lower 8 bits)
+     * @param access  {@link AccessFlags}
+     * @param address native address of the first byte
+     * @param length  bytes
+     * @param iova    I/O virtual address of the first byte
+     * @return the entry
+     */
+    public static MrEntry user(
+        final ProtectionDomain pd,
+        final int index,
+        final int keyByte,
+        final int access,
+        final long address,
+        final long length,
+        final long iova)
+    {
+        final MrEntry e = new MrEntry(pd, index, KIND_USER, false, 0);
+        final int key = (index << 8) | (keyByte & 0xff);
+        e.lkey = key;
+        e.rkey = 0 != (access & AccessFlags.REMOTE) ? key : 0;
+        e.access = access;
+        e.address = address;
+        e.length = length;
+        e.iova = iova;
+        e.state = STATE_VALID;
+        return e;
+    }
+
+    /**
+     * An MR for fast registration or an FMR: FREE with no translation until registered or mapped; its rkey is its
+     * lkey (rxe sets both for fast-registration MRs, whatever rights a later registration grants).
+     *
+     * @param pd       owning PD
+     * @param index    key index
+     * @param keyByte  initial key byte
+     * @param kind     {@link #KIND_FAST} or {@link #KIND_FMR}
+     * @param gaps     whether page lists may have gaps between elements ({@code IB_MR_TYPE_SG_GAPS})
+     * @param maxPages capacity of the page list
+     * @return the entry
+     */
+    public static MrEntry pageList(
+        final ProtectionDomain pd, final int index, final int keyByte, final int kind, final boolean gaps,
+        final int maxPages)
+    {
+        final MrEntry e = new MrEntry(pd, index, kind, gaps, maxPages);
+        e.lkey = (index << 8) | (keyByte & 0xff);
+        e.rkey = e.lkey;
+        e.state = STATE_FREE;
+        return e;
+    }
+
+    private MrEntry(final ProtectionDomain pd, final int index, final int kind, final boolean gaps, final int maxPages)
+    {
+        this.pd = pd;
+        this.index = index;
+        this.kind = kind;
+        this.gaps = gaps;
+        this.pages = KIND_USER == kind ? null : new long[maxPages];
+        this.stagedPages = KIND_FAST == kind ? new long[maxPages] : null;
+    }
+
+    /** @return owning PD. */
+    public ProtectionDomain pd()
+    {
+        return pd;
+    }
+
+    /** @return key index. */
+    public int index()
+    {
+        return index;
+    }
+
+    /** @return {@link #KIND_USER}, {@link #KIND_FAST} or {@link #KIND_FMR}. */
+    public int kind()
+    {
+        return kind;
+    }
+
+    /** @return whether page lists may have gaps (SG_GAPS). */
+    public boolean allowsGaps()
+    {
+        return gaps;
+    }
+
+    /** @return {@link #STATE_FREE} or {@link #STATE_VALID}. */
+    public int state()
+    {
+        return state;
+    }
+
+    /** @return the local key checked against SGEs. */
+    public int lkey()
+    {
+        return lkey;
+    }
+
+    /** @return the remote key checked against RETH/AtomicETH, 0 when none was issued. */
+    public int rkey()
+    {
+        return rkey;
+    }
+
+    /** @return current rights. */
+    public int access()
+    {
+        return access;
+    }
+
+    /** @return I/O virtual address of the first byte. */
+    public long iova()
+    {
+        return iova;
+    }
+
+    /** @return length in bytes. */
+    public long length()
+    {
+        return length;
+    }
+
+    /** @return native address of the first byte of a contiguous (user) MR, 0 for page-list MRs. */
+    public long address()
+    {
+        return address;
+    }
+
+    /** @return capacity of the page list, 0 for a user MR. */
+    public int maxPages()
+    {
+        return null == pages ? 0 : pages.length;
+    }
+
+    /** @return number of memory windows bound to this region. */
+    public int boundWindows()
+    {
+        return boundWindows.get();
+    }
+
+    void incBoundWindows()
+    {
+        boundWindows.incrementAndGet();
+    }
+
+    void decBoundWindows()
+    {
+        boundWindows.decrementAndGet();
+    }
+
+    /** Deregistration: the next key check fails (the index may be reused by a new MR afterwards). */
+    public void free()
+    {
+        state = STATE_FREE;
+    }
+
+    // ---------------------------------------------------------------- fast registration
+
+    /**
+     * Stage a page list for the next REG_MR ({@code ib_map_mr_sg}, application thread). The caller has checked the
+     * list against {@link #maxPages()} and the page-size rules.
+     *
+     * @param pageAddresses native page addresses (each 2^pageShift aligned but the first element's may carry
+     *                      {@code firstOffset})
+     * @param count         number of pages
+     * @param pageShift     log2 of the page size
+     * @param firstOffset   offset of the first byte in the first page
+     * @param iova          I/O virtual address the registration will have
+     * @param length        bytes mapped
+     */
+    public void stage(
+        final long[] pageAddresses, final int count, final int pageShift, final int firstOffset, final long iova,
+        final long length)
+    {
+        System.arraycopy(pageAddresses, 0, stagedPages, 0, count);
+        stagedCount = count;
+        stagedShift = pageShift;
+        stagedFirstOffset = firstOffset;
+        stagedIova = iova;
+        stagedLength = length;
+    }
+
+    /**
+     * Execute a REG_MR work request (rxe {@code rxe_reg_fast_mr}), engine thread: the MR must be a FREE
+     * fast-registration MR and the key must name it (IBA 10.6.3.3, o10-30: fast registration of a valid region
+     * fails). It takes the staged page list, the key and the rights and becomes VALID.
+     *
+     * @param key    the new lkey/rkey (index must match, the key byte is the consumer's)
+     * @param rights {@link AccessFlags} granted
+     * @return {@link MrStatus#OK}, {@link MrStatus#INVALID_STATE} or {@link MrStatus#INVALID_KEY}
+     */
+    public int fastRegister(final int key, final int rights)
+    {
+        if (KIND_FAST != kind || STATE_FREE != state)
+        {
+            return MrStatus.INVALID_STATE;
+        }
+        if ((key >>> 8) != index)
+        {
+            return MrStatus.INVALID_KEY;
+        }
+        System.arraycopy(stagedPages, 0, pages, 0, stagedCount);
+        install(stagedCount, stagedShift, stagedFirstOffset, stagedIova, stagedLength, key, rights);
+        return MrStatus.OK;
+    }
+
+    /**
+     * Map an FMR ({@code ib_map_phys_fmr}), engine thread: install the page list and a new key, VALID.
+     *
+     * @param pageAddresses page addresses, each 2^pageShift aligned
+     * @param count         pages
+     * @param pageShift     log2 page size
+     * @param iova          I/O virtual address of the first byte (its page offset is the first page's offset)
+     * @param key           the new key
+     * @param rights        rights
+     */
+    public void mapFmr(
+        final long[] pageAddresses, final int count, final int pageShift, final long iova, final int key,
+        final int rights)
+    {
+        System.arraycopy(pageAddresses, 0, pages, 0, count);
+        final int offset = (int)(iova & ((1L << pageShift) - 1));
+        install(count, pageShift, offset, iova, ((long)count << pageShift) - offset, key, rights);
+    }
+
+    private void install(
+        final int count, final int shift, final int offset, final long va, final long len, final int key,
+        final int rights)
+    {
+        pageCount = count;
+        pageShift = shift;
+        firstOffset = offset;
+        iova = va;
+        length = len;
+        access = rights;
+        lkey = key;
+        rkey = key;
+        state = STATE_VALID;
+    }
+
+    /**
+     * Invalidate (LOCAL_INV, SEND with Invalidate, FMR unmap; rxe {@code rxe_invalidate_mr}), engine thread. Only
+     * fast-registration MRs and FMRs can be invalidated, by their current key, and not while windows are bound.
+     *
+     * @param key the rkey/lkey to invalidate
+     * @return {@link MrStatus#OK}, {@link MrStatus#INVALID_KEY} or {@link MrStatus#NOT_ALLOWED}
+     */
+    public int invalidate(final int key)
+    {
+        if (key != rkey && key != lkey)
+        {
+            return MrStatus.INVALID_KEY;
+        }
+        if (KIND_USER == kind || boundWindows.get() > 0)
+        {
+            return MrStatus.NOT_ALLOWED;
+        }
+        state = STATE_FREE;
+        return MrStatus.OK;
+    }
+
+    // ---------------------------------------------------------------- translation (engine thread)
+
+    /**
+     * @param va an I/O virtual address inside the region
+     * @return the native address of that byte
+     */
+    public long nativeAddress(final long va)
+    {
+        if (null == pages)
+        {
+            return address + (va - iova);
+        }
+        final long k = firstOffset + (va - iova);
+        final int page = (int)Math.min(k >>> pageShift, pageCount - 1);
+        return pages[page] + (k & ((1L << pageShift) - 1));
+    }
+
+    /**
+     * @param va an I/O virtual address inside the region
+     * @return bytes from va to the end of its page (the whole rest of the region when contiguous)
+     */
+    long contiguousFrom(final long va)
+    {
+        if (null == pages)
+        {
+            return length - (va - iova);
+        }
+        final long k = firstOffset + (va - iova);
+        return (1L << pageShift) - (k & ((1L << pageShift) - 1));
+    }
+
+    /**
+     * Copy region bytes out into a buffer, page by page.
+     *
+     * @param va        start (checked to lie in the region)
+     * @param dst       destination
+     * @param dstOffset offset in dst
+     * @param length    bytes
+     * @param scratch   a reusable wrapper
+     */
+    void copyOut(
+        final long va, final MutableDirectBuffer dst, final int dstOffset, final int length, final UnsafeBuffer scratch)
+    {
+        long at = va;
+        int done = 0;
+        while (done < length)
+        {
+            final int chunk = (int)Math.min(length - done, contiguousFrom(at));
+            scratch.wrap(nativeAddress(at), chunk);
+            dst.putBytes(dstOffset + done, scratch, 0, chunk);
+            done += chunk;
+            at += chunk;
+        }
+    }
+
+    /**
+     * Copy buffer bytes into the region, page by page.
+     *
+     * @param va        start (checked to lie in the region)
+     * @param src       source
+     * @param srcOffset offset in src
+     * @param length    bytes
+     * @param scratch   a reusable wrapper
+     */
+    void copyIn(
+        final long va, final DirectBuffer src, final int srcOffset, final int length, final UnsafeBuffer scratch)
+    {
+        long at = va;
+        int done = 0;
+        while (done < length)
+        {
+            final int chunk = (int)Math.min(length - done, contiguousFrom(at));
+            scratch.wrap(nativeAddress(at), chunk);
+            scratch.putBytes(0, src, srcOffset + done, chunk);
+            done += chunk;
+            at += chunk;
+        }
+    }
+
+    /** {@inheritDoc} */
+    public String toString()
+    {
+        return "MrEntry{lkey=0x" + Integer.toHexString(lkey) + ", rkey=0x" + Integer.toHexString(rkey) +
+            ", kind=" + kind + ", state=" + state + ", access=" + AccessFlags.toString(access) +
+            ", iova=0x" + Long.toHexString(iova) + ", length=" + length + '}';
+    }
+}

@@ -1,0 +1,132 @@
+package io.jrxe.rxe.verbs;
+
+import io.jrxe.rxe.spi.DevicePort;
+import io.jrxe.rxe.spi.EngineInvoker;
+import io.jrxe.rxe.spi.MrTable;
+import io.jrxe.rxe.spi.QpDoorbell;
+import io.jrxe.rxe.spi.QpModifyListener;
+import io.jrxe.rxe.spi.RecvWqe;
+import io.jrxe.rxe.spi.SendWqe;
+import io.jrxe.rxe.spi.WqeRing;
+
+/**
+ * The {@link DevicePort} of one device: each method forwards to a package-private hook of the verbs objects, so
+ * the hooks stay out of the application API.
+ */
+final class VerbsPort implements DevicePort
+{
+    private final RxeDevice device;
+
+    VerbsPort(final RxeDevice device)
+    {
+        this.device = device;
+    }
+
+    @Override
+    public RxeDevice device()
+    {
+        return device;
+    }
+
+    @Override
+    public void attach(final QpDoorbell doorbell, final QpModifyListener listener, final EngineInvoker invoker)
+    {
+        device.attach(doorbell, listener, invoker);
+    }
+
+    @Override
+    public void detach()
+    {
+        device.detach();
+    }
+
+    @Override
+    public void portState(final PortState state)
+    {
+        device.portState(state);
+    }
+
+    @Override
+    public void netdevMtu(final int netdevMtu)
+    {
+        device.netdevMtu(netdevMtu);
+    }
+
+    @Override
+    public void setGid(final int index, final long hi, final long lo)
+    {
+        device.gidTable().set(index, hi, lo);
+    }
+
+    @Override
+    public void clearGid(final int index)
+    {
+        device.gidTable().clear(index);
+    }
+
+    @Override
+    public QueuePair qp(final int qpn)
+    {
+        return device.qp(qpn);
+    }
+
+    @Override
+    public MrTable mrTable()
+    {
+        return device.mrTable();
+    }
+
+    @Override
+    public int activeMtu()
+    {
+        return device.activeMtu();
+    }
+
+    @Override
+    public WqeRing<SendWqe> sendRing(final QueuePair qp)
+    {
+        return qp.sendQueue().ring();
+    }
+
+    @Override
+    public WqeRing<RecvWqe> recvRing(final QueuePair qp)
+    {
+        return null != qp.srq() ? qp.srq().ring() : qp.recvQueue().ring();
+    }
+
+    @Override
+    public void transitionToError(final QueuePair qp)
+    {
+        qp.transitionToError();
+    }
+
+    @Override
+    public void sqDrained(final QueuePair qp)
+    {
+        qp.sqDrained();
+    }
+
+    @Override
+    public void srqConsumed(final SharedReceiveQueue srq, final long position)
+    {
+        srq.advanceConsumer(position);
+    }
+
+    @Override
+    public int postCompletion(final CompletionQueue cq, final WorkCompletion wc, final boolean solicited)
+    {
+        return cq.post(wc, solicited);
+    }
+
+    @Override
+    public int pollCqModeration(final long nowNs)
+    {
+        return device.pollCqModeration(nowNs);
+    }
+
+    @Override
+    public void raise(final AsyncEvent event, final int element)
+    {
+        device.raise(event, element);
+    }
+}
