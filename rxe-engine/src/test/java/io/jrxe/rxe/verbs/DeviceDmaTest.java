@@ -143,10 +143,7 @@ class DeviceDmaTest
     @Test
     void shouldMergeDmaContiguousEntriesAndAddTheirLengths()
     {
-        final ScatterList sg = new ScatterList(4)
-            .set(0, BASE + 0x1000, 0x100)
-            .set(1, BASE + 0x1100, 0x200)
-            .set(2, BASE + 0x1300, 0x50);
+        final ScatterList sg = list(0x1000, 0x100, 0x1100, 0x200, 0x1300, 0x50);
         assertEquals(1, dma.mapSg(sg, 3, DmaDirection.TO_DEVICE));
         assertEquals(BASE + 0x1000, dma.sgDmaAddress(sg, 0));
         assertEquals(0x350, dma.sgDmaLen(sg, 0));
@@ -159,12 +156,12 @@ class DeviceDmaTest
     @Test
     void shouldKeepEntriesApartThatAreNotDmaContiguous()
     {
-        final ScatterList sg = new ScatterList(5)
-            .set(0, BASE + 0x1000, 0x100)
-            .set(1, BASE + 0x1200, 0x100)    // gap of 0x100 after entry 0
-            .set(2, BASE + 0x1300, 0x1000)   // continues entry 1
-            .set(3, BASE + 0x0f00, 0x100)    // ends where entry 0 starts, but comes after entry 2
-            .set(4, BASE + 0x9000, 0x10);
+        final ScatterList sg = list(
+            0x1000, 0x100,
+            0x1200, 0x100,    // gap of 0x100 after entry 0
+            0x1300, 0x1000,   // continues entry 1
+            0x0f00, 0x100,    // ends where entry 0 starts, but comes after entry 2
+            0x9000, 0x10);
         assertEquals(4, dma.mapSg(sg, 5, DmaDirection.FROM_DEVICE));
         final long[] addresses = { BASE + 0x1000, BASE + 0x1200, BASE + 0x0f00, BASE + 0x9000 };
         final int[] lengths = { 0x100, 0x1100, 0x100, 0x10 };
@@ -185,10 +182,7 @@ class DeviceDmaTest
     @Test
     void shouldUnmapSgWithTheOriginalNentsOnly()
     {
-        final ScatterList sg = new ScatterList(3)
-            .set(0, BASE + 0x1000, 0x800)
-            .set(1, BASE + 0x1800, 0x800)
-            .set(2, BASE + 0x4000, 0x10);
+        final ScatterList sg = list(0x1000, 0x800, 0x1800, 0x800, 0x4000, 0x10);
         assertEquals(2, dma.mapSg(sg, 3, DmaDirection.BIDIRECTIONAL));
         assertEquals(List.of("map 1000+1000", "map 4000+1000"), nic.calls, "entries 0 and 1 share a page");
         final VerbsException busy = assertThrows(VerbsException.class, () -> sg.set(0, BASE, 1));
@@ -210,10 +204,7 @@ class DeviceDmaTest
     @Test
     void shouldFailSgMappingWithZeroAndLeaveNothingMapped()
     {
-        final ScatterList sg = new ScatterList(3)
-            .set(0, BASE + 0x1000, 0x10)
-            .set(1, BASE + 0x3000, 0x10)
-            .set(2, BASE + 0x5000, 0x10);
+        final ScatterList sg = list(0x1000, 0x10, 0x3000, 0x10, 0x5000, 0x10);
         nic.refuseAt = BASE + 0x5000;
         assertEquals(0, dma.mapSg(sg, 3, DmaDirection.TO_DEVICE));
         assertTrue(dma.lastMappingError().contains("entry 2"), dma.lastMappingError());
@@ -319,6 +310,17 @@ class DeviceDmaTest
         plain.freeCoherent(coherent);
         assertEquals(0, plain.liveMappings());
         assertNull(plain.lastMappingError());
+    }
+
+    /** A list of (offset from BASE, length) pairs. */
+    private static ScatterList list(final int... offsetAndLength)
+    {
+        final ScatterList sg = new ScatterList(offsetAndLength.length / 2);
+        for (int i = 0; i < sg.capacity(); i++)
+        {
+            sg.set(i, BASE + offsetAndLength[2 * i], offsetAndLength[2 * i + 1]);
+        }
+        return sg;
     }
 
     private void assertMappingError(final MapCall call, final String reason)
