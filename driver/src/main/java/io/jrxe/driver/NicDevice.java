@@ -1,5 +1,6 @@
 package io.jrxe.driver;
 
+import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.driver.mem.PacketPool;
 
 /**
@@ -41,6 +42,16 @@ public interface NicDevice extends AutoCloseable
     int txBatch(int[] ids, int count);
 
     NicStats stats();
+
+    /**
+     * The NIC's DMA address space, for users that map their own memory for the device (an RDMA device's
+     * {@code ib_dma_*}): its IOMMU mapper (identity IOVA) and DMA memory allocator. The default is for a device
+     * without an IOMMU: {@link IovaSpace#UNTRANSLATED}.
+     */
+    default IovaSpace iovaSpace()
+    {
+        return IovaSpace.UNTRANSLATED;
+    }
 
     @Override
     void close();

@@ -7,6 +7,29 @@ package io.jrxe.driver.pci;
 public interface DmaMapper
 {
     /**
+     * For a device without an IOMMU in front of it (a software NIC): it reaches host memory by its address, so
+     * there is nothing to map or unmap.
+     */
+    DmaMapper NONE = new DmaMapper()
+    {
+        @Override
+        public void map(final long vaddr, final long iova, final long length)
+        {
+        }
+
+        @Override
+        public void unmap(final long iova, final long length)
+        {
+        }
+
+        @Override
+        public String toString()
+        {
+            return "DmaMapper.NONE";
+        }
+    };
+
+    /**
      * @param vaddr  start of the host memory, page aligned
      * @param iova   address the device will use
      * @param length bytes, a multiple of the page size

@@ -3,6 +3,7 @@ package io.jrxe.driver.virtio;
 import io.jrxe.driver.NicDevice;
 import io.jrxe.driver.NicStats;
 import io.jrxe.driver.mem.DmaRegion;
+import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.pci.PciFunction;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -36,6 +37,7 @@ public final class VirtioNetDriver implements NicDevice
     private final VirtioNetConfig config;
     private final VirtioPciTransport transport;
     private final NicStats stats = new NicStats();
+    private final IovaSpace iovaSpace;
     private DmaRegion ringRegion;
     private DmaRegion poolRegion;
     private PacketPool pool;
@@ -58,6 +60,7 @@ public final class VirtioNetDriver implements NicDevice
         this.function = function;
         this.config = config;
         this.transport = VirtioPciTransport.attach(function);
+        this.iovaSpace = new IovaSpace(function.dma(), config.dmaAllocator());
     }
 
     /**
@@ -372,6 +375,13 @@ public final class VirtioNetDriver implements NicDevice
     public PacketPool pool()
     {
         return pool;
+    }
+
+    /** The function's IOMMU (VFIO container or emulated IOMMU) and the allocator the driver's own memory came from. */
+    @Override
+    public IovaSpace iovaSpace()
+    {
+        return iovaSpace;
     }
 
     @Override

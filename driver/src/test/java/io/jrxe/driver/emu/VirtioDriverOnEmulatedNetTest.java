@@ -67,6 +67,7 @@ class VirtioDriverOnEmulatedNetTest
                 assertEquals(VirtioPci.STATUS_ACKNOWLEDGE | VirtioPci.STATUS_DRIVER | VirtioPci.STATUS_FEATURES_OK |
                     VirtioPci.STATUS_DRIVER_OK, network.nic(0).deviceStatus());
                 assertEquals(0, network.nic(0).counters().get(EmulatedNicCounters.BAD_REGISTER_ACCESSES));
+                assertSame(network.nic(0).iommu(), a.iovaSpace().mapper(), "users map through the device's IOMMU");
             }
             assertEquals(0, network.nic(0).deviceStatus(), "close resets the device");
             assertEquals(0, network.nic(0).iommu().mappingCount(), "close unmaps all DMA memory");

@@ -72,7 +72,7 @@ public final class RoceNode implements AutoCloseable
             return this;
         }
 
-        /** Device limits (rxe's defaults); MTU and MAC are taken from the NIC. */
+        /** Device limits (rxe's defaults); MTU, MAC and the DMA address space are taken from the NIC. */
         public Context rxe(final RxeContext rxe)
         {
             this.rxe = rxe;
@@ -176,7 +176,8 @@ public final class RoceNode implements AutoCloseable
         }
         this.stack = new NetStack(nic, ctx.net);
         this.packetIo = new NetStackPacketIo(stack);
-        this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress()));
+        this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress())
+            .iovaSpace(nic.iovaSpace()));
         this.port = DevicePorts.claim(device);
         fillGidTable(port, device.gidTable().length(), stack, nic.macAddress());
         this.counters = ctx.countersFile ? CountersFile.create(countersContext(ctx)) : null;

@@ -60,6 +60,7 @@ public final class RxeDevice
     private final Int2ObjectHashMap<AddressHandle> ahs = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
     private final SplittableRandom keys;
+    private final DeviceDma dma;
     private volatile AsyncEventHandler asyncEventHandler;
     private volatile QpDoorbell doorbell = NO_DOORBELL;
     private volatile QpModifyListener modifyListener;
@@ -85,6 +86,7 @@ public final class RxeDevice
         mrIndices = new IndexAllocator(mrTable.firstMrIndex(), mrTable.lastMrIndex());
         mwIndices = new IndexAllocator(mrTable.firstMwIndex(), mrTable.lastMwIndex());
         keys = new SplittableRandom(ctx.keySeed());
+        dma = new DeviceDma(ctx.iovaSpace());
         portAttr.set(PortState.DOWN, Mtu.MTU_4096, Mtu.fromNetdevMtu(ctx.netdevMtu()), ctx.gidTableLength(),
             ctx.pkeyTableLength(), ctx.maxMsgSize());
     }
@@ -140,6 +142,12 @@ public final class RxeDevice
             throw new VerbsException(Errno.EINVAL, "P_Key index " + index + " invalid: rxe has only index 0");
         }
         return DEFAULT_PKEY;
+    }
+
+    /** @return the DMA mapping API ({@code ib_dma_*}) on the NIC's IOVA space ({@link RxeContext#iovaSpace()}). */
+    public DeviceDma dma()
+    {
+        return dma;
     }
 
     /** @return the port GID table (entry 0 is the link-local GID of the MAC). */
