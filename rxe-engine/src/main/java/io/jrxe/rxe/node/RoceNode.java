@@ -176,9 +176,9 @@ public final class RoceNode implements AutoCloseable
         }
         this.stack = new NetStack(nic, ctx.net);
         this.packetIo = new NetStackPacketIo(stack);
-        this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress())
-            .iovaSpace(nic.iovaSpace()));
+        this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress()));
         this.port = DevicePorts.claim(device);
+        port.iovaSpace(nic.iovaSpace());
         fillGidTable(port, device.gidTable().length(), stack, nic.macAddress());
         this.counters = ctx.countersFile ? CountersFile.create(countersContext(ctx)) : null;
         final RxeEngine.Context engineCtx = new RxeEngine.Context()

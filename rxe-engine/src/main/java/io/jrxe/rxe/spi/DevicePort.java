@@ -1,5 +1,6 @@
 package io.jrxe.rxe.spi;
 
+import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.rxe.verbs.AsyncEvent;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.PortState;
@@ -54,6 +55,14 @@ public interface DevicePort
      * @param netdevMtu Ethernet MTU
      */
     void netdevMtu(int netdevMtu);
+
+    /**
+     * The NIC's DMA address space, which the device's {@code ib_dma_*} API maps into (identity until set).
+     *
+     * @param space the NIC's IOVA space
+     * @throws io.jrxe.rxe.verbs.VerbsException EBUSY once mappings exist
+     */
+    void iovaSpace(IovaSpace space);
 
     /**
      * Fill a GID table entry (roce_gid_mgmt: the netdev's addresses).

@@ -48,14 +48,14 @@ public final class DeviceDma
     /**
      * @param space the NIC's IOVA space ({@link IovaSpace#UNTRANSLATED} for a device without a NIC).
      */
-    public DeviceDma(final IovaSpace space)
+    DeviceDma(final IovaSpace space)
     {
         this.space = space;
         this.pages = new RefCountedDmaMapper(space.mapper());
     }
 
     /** @return the IOVA space this API maps into. */
-    public IovaSpace iovaSpace()
+    IovaSpace iovaSpace()
     {
         return space;
     }

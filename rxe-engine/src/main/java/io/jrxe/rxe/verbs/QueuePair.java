@@ -1,5 +1,7 @@
 package io.jrxe.rxe.verbs;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * A queue pair: type, PD, CQs, optional SRQ, attributes and state, and its send and receive rings.
  * <p>
@@ -29,6 +31,7 @@ public final class QueuePair
     private volatile QpState state = QpState.RESET;
     private volatile boolean sqDraining;
     private volatile boolean destroyed;
+    private final AtomicInteger asyncUnacked = new AtomicInteger();
 
     private SendWorkRequest badSendWr;
     private RecvWorkRequest badRecvWr;
@@ -133,6 +136,11 @@ public final class QueuePair
     public boolean isDestroyed()
     {
         return destroyed;
+    }
+
+    AtomicInteger asyncUnacked()
+    {
+        return asyncUnacked;
     }
 
     SendQueue sendQueue()

@@ -1,6 +1,5 @@
 package io.jrxe.rxe.verbs;
 
-import io.jrxe.driver.mem.IovaSpace;
 
 /**
  * Configuration of an {@link RxeDevice}: the device and port limits, with defaults equal to current upstream rxe
@@ -43,7 +42,6 @@ public final class RxeContext
     private int netdevMtu = 1500;
     private long macAddress = 0x02_00_00_00_00_01L;
     private long keySeed = 0x5eed_0f_4b_e7L;
-    private IovaSpace iovaSpace = IovaSpace.UNTRANSLATED;
 
     /** @return max WRs per send or receive queue. */
     public int maxQpWr()
@@ -439,22 +437,6 @@ public final class RxeContext
         return this;
     }
 
-    /** @return the NIC's DMA address space that {@link RxeDevice#dma()} maps into. */
-    public IovaSpace iovaSpace()
-    {
-        return iovaSpace;
-    }
-
-    /**
-     * @param value the NIC's DMA address space (default {@link IovaSpace#UNTRANSLATED}: no IOMMU, identity).
-     * @return this.
-     */
-    public RxeContext iovaSpace(final IovaSpace value)
-    {
-        iovaSpace = value;
-        return this;
-    }
-
     /**
      * Validate the configuration.
      *
@@ -483,11 +465,6 @@ public final class RxeContext
         requireRange("gidTableLength", gidTableLength, 1, 1 << 16);
         requireRange("pkeyTableLength", pkeyTableLength, 1, maxPkeys);
         requireRange("netdevMtu", netdevMtu, 256 + Mtu.RXE_MAX_HDR_LENGTH, 65535);
-        if (null == iovaSpace)
-        {
-            throw new VerbsException(Errno.EINVAL, "RxeContext.iovaSpace is null: use IovaSpace.UNTRANSLATED " +
-                "for a device without a NIC");
-        }
         return this;
     }
 

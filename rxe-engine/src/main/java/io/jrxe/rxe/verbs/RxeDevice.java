@@ -1,7 +1,9 @@
 package io.jrxe.rxe.verbs;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 
+import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.rxe.spi.DevicePorts;
 import io.jrxe.rxe.spi.EngineInvoker;
 import io.jrxe.rxe.spi.IndexAllocator;
@@ -49,18 +51,18 @@ public final class RxeDevice
     private final IndexTable<QueuePair> qpTable;
     private final QpnAllocator qpnAllocator;
     private final IndexAllocator pdHandles;
-    private final IndexAllocator cqHandles;
     private final IndexAllocator srqHandles;
     private final IndexAllocator ahHandles;
     private final IndexAllocator mrIndices;
     private final IndexAllocator mwIndices;
     private final Int2ObjectHashMap<ProtectionDomain> pds = new Int2ObjectHashMap<>();
-    private final Int2ObjectHashMap<CompletionQueue> cqs = new Int2ObjectHashMap<>();
+    private final CqVerbs cqVerbs;
+    private final AsyncEvents asyncEvents = new AsyncEvents(this);
     private final Int2ObjectHashMap<SharedReceiveQueue> srqs = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<AddressHandle> ahs = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
     private final SplittableRandom keys;
-    private final DeviceDma dma;
+    private volatile DeviceDma dma;
     private volatile AsyncEventHandler asyncEventHandler;
     private volatile QpDoorbell doorbell = NO_DOORBELL;
     private volatile QpModifyListener modifyListener;
@@ -80,13 +82,13 @@ public final class RxeDevice
         qpTable = new IndexTable<>(RxeContext.MIN_QP_INDEX + ctx.maxQp() - 1);
         qpnAllocator = new QpnAllocator(ctx.maxQp());
         pdHandles = new IndexAllocator(1, ctx.maxPd());
-        cqHandles = new IndexAllocator(1, ctx.maxCq());
+        cqVerbs = new CqVerbs(this, ctx.maxCq(), ctx.maxCqe());
         srqHandles = new IndexAllocator(1, ctx.maxSrq());
         ahHandles = new IndexAllocator(1, ctx.maxAh());
         mrIndices = new IndexAllocator(mrTable.firstMrIndex(), mrTable.lastMrIndex());
         mwIndices = new IndexAllocator(mrTable.firstMwIndex(), mrTable.lastMwIndex());
         keys = new SplittableRandom(ctx.keySeed());
-        dma = new DeviceDma(ctx.iovaSpace());
+        dma = new DeviceDma(IovaSpace.UNTRANSLATED);
         portAttr.set(PortState.DOWN, Mtu.MTU_4096, Mtu.fromNetdevMtu(ctx.netdevMtu()), ctx.gidTableLength(),
             ctx.pkeyTableLength(), ctx.maxMsgSize());
     }
@@ -144,7 +146,7 @@ public final class RxeDevice
         return DEFAULT_PKEY;
     }
 
-    /** @return the DMA mapping API ({@code ib_dma_*}) on the NIC's IOVA space ({@link RxeContext#iovaSpace()}). */
+    /** @return the DMA mapping API ({@code ib_dma_*}) on the NIC's IOVA space (identity without a NIC). */
     public DeviceDma dma()
     {
         return dma;
@@ -245,6 +247,15 @@ public final class RxeDevice
         return doorbell;
     }
 
+    synchronized void iovaSpace(final IovaSpace space)
+    {
+        if (dma.liveMappings() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "the device has live DMA mappings; set the IOVA space first");
+        }
+        dma = new DeviceDma(space);
+    }
+
     synchronized int activeMtu()
     {
         return portAttr.activeMtu().bytes();
@@ -252,16 +263,84 @@ public final class RxeDevice
 
     int pollCqModeration(final long nowNs)
     {
-        return 0;
+        return cqVerbs.poll(nowNs);
+    }
+
+    long moderationNow()
+    {
+        return cqVerbs.now();
+    }
+
+    void moderationPending(final CompletionQueue cq)
+    {
+        cqVerbs.pending(cq);
+    }
+
+    /**
+     * Run a control task on the engine thread (inline when no engine is attached or the caller drives it).
+     *
+     * @return 0 or a negative errno (ETIMEDOUT, EAGAIN, EINTR)
+     */
+    int onEngineThread(final Runnable task, final long timeoutNs)
+    {
+        final EngineInvoker engine = invoker;
+        if (null == engine)
+        {
+            task.run();
+            return 0;
+        }
+        return engine.invokeAndWait(task, timeoutNs);
     }
 
     void raise(final AsyncEvent event, final int element)
     {
+        asyncEvents.offer(event, element);
         final AsyncEventHandler handler = asyncEventHandler;
         if (null != handler)
         {
             handler.onAsyncEvent(event, element);
         }
+    }
+
+    /**
+     * Wait for the next asynchronous event ({@code ibv_get_async_event}); events are queued whether or not an
+     * {@link #asyncEventHandler} is set.
+     *
+     * @param timeout how long to wait, 0 to poll
+     * @param unit its unit
+     * @return the event, or null on timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public AsyncEventRecord getAsyncEvent(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        return asyncEvents.take(timeout, unit);
+    }
+
+    /**
+     * Take the next asynchronous event without waiting.
+     *
+     * @return the event, or null
+     */
+    public AsyncEventRecord pollAsyncEvent()
+    {
+        return asyncEvents.poll();
+    }
+
+    /**
+     * {@code ibv_ack_async_event}: every event taken must be acknowledged before its QP, CQ or SRQ is destroyed.
+     *
+     * @param record an event from {@link #getAsyncEvent}
+     * @return 0, or {@code -EINVAL} if it is null or acknowledged already
+     */
+    public int ackAsyncEvent(final AsyncEventRecord record)
+    {
+        return AsyncEvents.ack(record);
+    }
+
+    /** @return asynchronous events dropped because nobody took them and the queue was full. */
+    public long asyncEventsDropped()
+    {
+        return asyncEvents.dropped();
     }
 
     /**
@@ -466,40 +545,81 @@ public final class RxeDevice
      * {@code ib_create_cq}.
      *
      * @param cqe minimum number of entries, 1..max_cqe.
-     * @param handler completion event callback, or null.
+     * @param handler completion event callback (on the engine thread), or null.
      * @return the CQ (its {@link CompletionQueue#cqe()} may be larger than requested).
      */
-    public synchronized CompletionQueue createCq(final int cqe, final CompletionHandler handler)
+    public CompletionQueue createCq(final int cqe, final CompletionHandler handler)
     {
-        if (cqe <= 0 || cqe > deviceAttr.maxCqe())
-        {
-            throw new VerbsException(Errno.EINVAL, "CQ size " + cqe + " outside [1, max_cqe = " +
-                deviceAttr.maxCqe() + "]");
-        }
-        final int handle = allocate(cqHandles, "CQ", ctx.maxCq());
-        final CompletionQueue cq = new CompletionQueue(this, handle, cqe, handler);
-        cqs.put(handle, cq);
-        return cq;
+        return createCq(new CqInitAttr().cqe(cqe).handler(handler));
     }
 
     /**
-     * {@code ib_destroy_cq}: refused while QPs use it.
+     * {@code ib_create_cq} with every attribute.
+     *
+     * @param attr size, handler, channel, context, completion vector.
+     * @return the CQ.
+     */
+    public synchronized CompletionQueue createCq(final CqInitAttr attr)
+    {
+        return cqVerbs.create(attr);
+    }
+
+    /**
+     * {@code ib_resize_cq} (rxe_resize_cq): grow or shrink a CQ to at least {@code cqe} entries, keeping every
+     * queued completion; refused below the number queued. Do not poll the CQ while it is resized (as with the
+     * kernel verb). Runs the swap on the engine thread.
+     *
+     * @param cq the CQ.
+     * @param cqe new minimum size, 1..max_cqe and at least the number queued.
+     * @throws VerbsException EINVAL for a bad size, ETIMEDOUT if the engine thread does not run the swap.
+     */
+    public void resizeCq(final CompletionQueue cq, final int cqe)
+    {
+        cqVerbs.resize(cq, cqe);
+    }
+
+    /**
+     * {@code ib_modify_cq} ({@code rdma_set_cq_moderation}): an armed CQ's event fires after {@code cqCount}
+     * completions or {@code cqPeriodUs} µs after the first one, whichever comes first; (0, 0) fires on each. rxe
+     * answers EOPNOTSUPP; jrxe implements it. Solicited-only arming is not moderated.
+     *
+     * @param cq the CQ.
+     * @param cqCount completions per event, 0..65535 (0: by time only).
+     * @param cqPeriodUs longest delay of an event in µs, 0..65535 (0: by count only).
+     */
+    public synchronized void modifyCq(final CompletionQueue cq, final int cqCount, final int cqPeriodUs)
+    {
+        cqVerbs.modify(cq, cqCount, cqPeriodUs);
+    }
+
+    /**
+     * {@code ib_destroy_cq}: refused while QPs use it or while events taken from its channel are not acknowledged.
      *
      * @param cq the CQ.
      */
     public synchronized void destroyCq(final CompletionQueue cq)
     {
-        if (cqs.get(cq.handle()) != cq)
-        {
-            throw new VerbsException(Errno.EINVAL, "CQ " + cq.handle() + " is not on this device");
-        }
-        if (cq.useCount() > 0)
-        {
-            throw new VerbsException(Errno.EBUSY, "CQ " + cq.handle() + " is used by " + cq.useCount() +
-                " QPs; destroy them first");
-        }
-        cqs.remove(cq.handle());
-        cqHandles.free(cq.handle());
+        cqVerbs.destroy(cq);
+    }
+
+    /**
+     * {@code ibv_create_comp_channel}.
+     *
+     * @return a channel CQs can report their events to.
+     */
+    public synchronized CompletionChannel createCompChannel()
+    {
+        return cqVerbs.createChannel();
+    }
+
+    /**
+     * {@code ibv_destroy_comp_channel}: refused (EBUSY) while CQs use the channel.
+     *
+     * @param channel the channel.
+     */
+    public synchronized void destroyCompChannel(final CompletionChannel channel)
+    {
+        cqVerbs.destroyChannel(channel);
     }
 
     /**
@@ -617,6 +737,7 @@ public final class RxeDevice
     public synchronized void destroyQp(final QueuePair qp)
     {
         checkQp(qp);
+        checkAcked(qp.asyncUnacked().get(), "QP " + qp.qpn());
         qp.destroy();
         qps.remove(qp.qpn());
         qpTable.put(qp.qpn(), null);
@@ -733,6 +854,7 @@ public final class RxeDevice
     public synchronized void destroySrq(final SharedReceiveQueue srq)
     {
         checkSrq(srq);
+        checkAcked(srq.asyncUnacked().get(), "SRQ " + srq.handle());
         if (srq.useCount() > 0)
         {
             throw new VerbsException(Errno.EBUSY, "SRQ " + srq.handle() + " is used by " + srq.useCount() +
@@ -797,7 +919,7 @@ public final class RxeDevice
      */
     public synchronized CompletionQueue cq(final int handle)
     {
-        return cqs.get(handle);
+        return cqVerbs.lookup(handle);
     }
 
     /**
@@ -836,6 +958,16 @@ public final class RxeDevice
         return 0 != end && Long.compareUnsigned(end, start) < 0;
     }
 
+    // libibverbs blocks a destroy until every event taken is acknowledged; jrxe refuses instead of hanging
+    private static void checkAcked(final int unacked, final String what)
+    {
+        if (unacked > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, what + " has " + unacked +
+                " asynchronous events taken but not acknowledged; call ackAsyncEvent first");
+        }
+    }
+
     private static void checkPort(final int port)
     {
         if (PORT != port)
@@ -854,7 +986,7 @@ public final class RxeDevice
 
     private void checkCq(final CompletionQueue cq, final String role)
     {
-        if (null == cq || cqs.get(cq.handle()) != cq)
+        if (!cqVerbs.isLive(cq))
         {
             throw new VerbsException(Errno.EINVAL, "the " + role + " CQ is missing or not on this device");
         }

@@ -5,6 +5,7 @@ import io.jrxe.rxe.spi.WqeRing;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A shared receive queue: one ring of receive WQEs consumed by the responders of every QP attached to it.
@@ -36,6 +37,7 @@ public final class SharedReceiveQueue extends UseCounted
     private final int maxSge;
     private final WqeRing<RecvWqe> ring;
     private volatile int maxWr;
+    private final AtomicInteger asyncUnacked = new AtomicInteger();
     @SuppressWarnings("unused") // accessed through LIMIT
     private int limit;
     private final RecvQueue.BadWrSink badWrSink = this::badRecv;
@@ -54,6 +56,11 @@ public final class SharedReceiveQueue extends UseCounted
         this.ring = new WqeRing<>(maxWr, () -> new RecvWqe(maxSge));
         this.maxWr = ring.capacity();
         LIMIT.setRelease(this, limit);
+    }
+
+    AtomicInteger asyncUnacked()
+    {
+        return asyncUnacked;
     }
 
     /** @return owning PD. */

@@ -1,5 +1,6 @@
 package io.jrxe.rxe.verbs;
 
+import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.rxe.spi.DevicePort;
 import io.jrxe.rxe.spi.EngineInvoker;
 import io.jrxe.rxe.spi.MrTable;
@@ -50,6 +51,12 @@ final class VerbsPort implements DevicePort
     public void netdevMtu(final int netdevMtu)
     {
         device.netdevMtu(netdevMtu);
+    }
+
+    @Override
+    public void iovaSpace(final IovaSpace space)
+    {
+        device.iovaSpace(space);
     }
 
     @Override

@@ -1,0 +1,219 @@
+package io.jrxe.rxe.verbs;
+
+import java.util.concurrent.TimeUnit;
+
+import io.jrxe.rxe.spi.IndexAllocator;
+import org.agrona.collections.Int2ObjectHashMap;
+
+/**
+ * The CQ and completion-channel verbs of a device (create, resize, moderate, destroy), kept apart from
+ * {@link RxeDevice} which forwards to them. Control methods run under the device lock; the moderation list belongs
+ * to the engine thread.
+ */
+final class CqVerbs
+{
+    /** How long a resize waits for the engine thread to swap the ring. */
+    private static final long RESIZE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    /** {@code ib_modify_cq} takes u16 values. */
+    private static final int MAX_MODERATION = 0xFFFF;
+
+    private final RxeDevice device;
+    private final int maxCqe;
+    private final IndexAllocator handles;
+    private final Int2ObjectHashMap<CompletionQueue> cqs = new Int2ObjectHashMap<>();
+    /** Engine thread: CQs with a moderated event pending. */
+    private CompletionQueue[] moderated = new CompletionQueue[16];
+    private int moderatedCount;
+    private long nowNs;
+
+    CqVerbs(final RxeDevice device, final int maxCq, final int maxCqe)
+    {
+        this.device = device;
+        this.maxCqe = maxCqe;
+        this.handles = new IndexAllocator(1, maxCq);
+    }
+
+    CompletionChannel createChannel()
+    {
+        return new CompletionChannel(device);
+    }
+
+    void destroyChannel(final CompletionChannel channel)
+    {
+        if (null == channel || channel.device() != device || channel.isDestroyed())
+        {
+            throw new VerbsException(Errno.EINVAL, "completion channel is null, destroyed or from another device");
+        }
+        if (channel.boundCqs() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "completion channel still has " + channel.boundCqs() +
+                " CQs; destroy them first (ibv_destroy_comp_channel)");
+        }
+        channel.destroyed();
+    }
+
+    CompletionQueue create(final CqInitAttr attr)
+    {
+        checkSize(attr.cqe());
+        final CompletionChannel channel = attr.channel();
+        if (null != channel && (channel.device() != device || channel.isDestroyed()))
+        {
+            throw new VerbsException(Errno.EINVAL, "completion channel is destroyed or from another device");
+        }
+        if (0 != attr.compVector())
+        {
+            throw new VerbsException(Errno.EINVAL, "completion vector " + attr.compVector() +
+                " invalid: the device has one (num_comp_vectors = 1, its engine thread)");
+        }
+        final int handle = handles.allocate();
+        if (handle < 0)
+        {
+            throw new VerbsException(Errno.ENOMEM, "no free CQ: max_cq reached; destroy unused CQs or raise it in " +
+                "RxeContext");
+        }
+        final CompletionQueue cq = new CompletionQueue(device, handle, attr);
+        cqs.put(handle, cq);
+        if (null != channel)
+        {
+            channel.bind();
+        }
+        return cq;
+    }
+
+    void destroy(final CompletionQueue cq)
+    {
+        check(cq);
+        if (cq.useCount() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "CQ " + cq.handle() + " is used by " + cq.useCount() +
+                " QPs; destroy them first");
+        }
+        if (cq.asyncUnacked().get() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "CQ " + cq.handle() + " has " + cq.asyncUnacked().get() +
+                " asynchronous events taken but not acknowledged; call ackAsyncEvent first");
+        }
+        if (cq.unackedEvents() > 0)
+        {
+            // libibverbs blocks in ibv_destroy_cq until they are acknowledged; jrxe says so instead of hanging
+            throw new VerbsException(Errno.EBUSY, "CQ " + cq.handle() + " has " + cq.unackedEvents() +
+                " completion events taken but not acknowledged; call ackEvents first");
+        }
+        cq.destroyed();
+        cqs.remove(cq.handle());
+        handles.free(cq.handle());
+        if (null != cq.channel())
+        {
+            cq.channel().unbind();
+        }
+    }
+
+    /**
+     * {@code ib_resize_cq} (rxe_cq_chk_attr, rxe_queue_resize): the CQ is swapped to a new ring on the engine
+     * thread; the caller must not poll the CQ meanwhile (as with ib_resize_cq).
+     */
+    void resize(final CompletionQueue cq, final int cqe)
+    {
+        check(cq);
+        checkSize(cqe);
+        final int queued = cq.count();
+        if (cqe < queued)
+        {
+            throw new VerbsException(Errno.EINVAL, "CQ size " + cqe + " is below the " + queued +
+                " completions queued; poll them first");
+        }
+        final CompletionQueue.Ring next = new CompletionQueue.Ring(CompletionQueue.lengthFor(cqe));
+        final int result = device.onEngineThread(() ->
+        {
+            if (cq.count() > next.cqe())
+            {
+                throw new VerbsException(Errno.EINVAL, "completions arrived meanwhile: " + cq.count() +
+                    " no longer fit " + next.cqe() + " entries");
+            }
+            cq.swapRing(next);
+        }, RESIZE_TIMEOUT_NS);
+        if (0 != result)
+        {
+            throw new VerbsException(-result, "the engine thread did not run the resize of CQ " + cq.handle() +
+                " (" + Errno.name(result) + "): is the node driven?");
+        }
+    }
+
+    /**
+     * {@code ib_modify_cq} / {@code rdma_set_cq_moderation}: rxe has no moderation (EOPNOTSUPP); jrxe moderates.
+     */
+    void modify(final CompletionQueue cq, final int cqCount, final int cqPeriodUs)
+    {
+        check(cq);
+        if (cqCount < 0 || cqCount > MAX_MODERATION || cqPeriodUs < 0 || cqPeriodUs > MAX_MODERATION)
+        {
+            throw new VerbsException(Errno.EINVAL, "cq_count " + cqCount + " and cq_period " + cqPeriodUs +
+                " must be in [0, 65535] (u16)");
+        }
+        cq.moderation(cqCount, TimeUnit.MICROSECONDS.toNanos(cqPeriodUs));
+    }
+
+    CompletionQueue lookup(final int handle)
+    {
+        return cqs.get(handle);
+    }
+
+    boolean isLive(final CompletionQueue cq)
+    {
+        return null != cq && cqs.get(cq.handle()) == cq;
+    }
+
+    private void check(final CompletionQueue cq)
+    {
+        if (!isLive(cq))
+        {
+            throw new VerbsException(Errno.EINVAL, "CQ is null, destroyed or from another device");
+        }
+    }
+
+    private void checkSize(final int cqe)
+    {
+        if (cqe <= 0 || cqe > maxCqe)
+        {
+            throw new VerbsException(Errno.EINVAL, "CQ size " + cqe + " outside [1, max_cqe = " + maxCqe + "]");
+        }
+    }
+
+    // ---------------------------------------------------------------- engine thread: moderation timers
+
+    long now()
+    {
+        return nowNs;
+    }
+
+    void pending(final CompletionQueue cq)
+    {
+        if (moderatedCount == moderated.length)
+        {
+            final CompletionQueue[] grown = new CompletionQueue[moderated.length * 2]; // rare: once per CQ count
+            System.arraycopy(moderated, 0, grown, 0, moderatedCount);
+            moderated = grown;
+        }
+        moderated[moderatedCount++] = cq;
+    }
+
+    int poll(final long now)
+    {
+        nowNs = now;
+        int fired = 0;
+        for (int i = 0; i < moderatedCount; )
+        {
+            if (moderated[i].pollModeration(now))
+            {
+                moderated[i] = moderated[--moderatedCount];
+                moderated[moderatedCount] = null;
+                fired++;
+            }
+            else
+            {
+                i++;
+            }
+        }
+        return fired;
+    }
+}
