@@ -307,10 +307,10 @@ class GsiQpTest extends EngineTestBase
         }
     }
 
+    /** What the {@link Tap} records for a MAD from QP1 to QP1. */
     private static String header(final int opcode)
     {
-        return String.format("opcode=%x pkey=%x dqpn=%d qkey=%x sqpn=%d", opcode, RoceV2.DEFAULT_PKEY,
-            RoceV2.GSI_QPN, RoceV2.GSI_QKEY, RoceV2.GSI_QPN);
+        return Tap.describe(opcode, RoceV2.DEFAULT_PKEY, RoceV2.GSI_QPN, RoceV2.GSI_QKEY, RoceV2.GSI_QPN);
     }
 
     /** A UD SEND_ONLY of a MAD to QPN 1 from A's source QP 0x99, with the given Q_Key and BTH P_Key. */
@@ -349,19 +349,18 @@ class GsiQpTest extends EngineTestBase
         }
 
         @Override
-        public void receive(
-            final UnsafeBuffer buffer,
-            final int ipOffset,
-            final int udpOffset,
-            final int payloadOffset,
-            final int payloadLength,
-            final int ipVersion)
+        public void receive(final UnsafeBuffer buffer, final int ipOffset, final int udpOffset,
+            final int payloadOffset, final int payloadLength, final int ipVersion)
         {
             final int opcode = bth.wrap(buffer, payloadOffset).opcode();
             deth.wrap(buffer, payloadOffset + Opcode.dethOffset(opcode));
-            headers.add(String.format("opcode=%x pkey=%x dqpn=%d qkey=%x sqpn=%d", opcode, bth.pkey(),
-                bth.destQp(), deth.qkey(), deth.srcQp()));
+            headers.add(describe(opcode, bth.pkey(), bth.destQp(), deth.qkey(), deth.srcQp()));
             engine.receive(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
+        }
+
+        static String describe(final int opcode, final int pkey, final int destQp, final int qkey, final int srcQp)
+        {
+            return String.format("opcode=%x pkey=%x dqpn=%d qkey=%x sqpn=%d", opcode, pkey, destQp, qkey, srcQp);
         }
     }
 }
