@@ -433,7 +433,8 @@ class FuzzTest
             for (int k = 0; k < 16; k++)
             {
                 wr.sgl().clear();
-                wr.wrId(k).sgl().add(recvBuffers.address((i * 16 + k) % RECV_SLOTS * 2 * MTU), 2 * MTU, recvBuffers.lkey());
+                wr.wrId(k).sgl().add(recvBuffers.address((i * 16 + k) % RECV_SLOTS * 2 * MTU), 2 * MTU,
+                    recvBuffers.lkey());
                 if (0 != qp.postRecv(wr))
                 {
                     break; // full

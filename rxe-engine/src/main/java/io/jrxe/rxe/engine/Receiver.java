@@ -222,9 +222,8 @@ final class Receiver
     }
 
     /**
-     * The Q_Key a datagram to {@code qp} must carry: QP1 takes only the well-known GSI Q_Key 0x80010000, whatever
-     * its qkey attribute (the IBA's well-known GSI Q_Key; rxe check_keys compares QPN 1 with GSI_QKEY), other UD
-     * QPs their own.
+     * The Q_Key a datagram to {@code qp} must carry: QP1 takes only the IBA's well-known GSI Q_Key 0x80010000,
+     * whatever its qkey attribute (rxe check_keys compares QPN 1 with GSI_QKEY); other UD QPs take their own.
      */
     private static int expectedQkey(final QpContext qp)
     {
