@@ -54,6 +54,8 @@ class FuzzTest
     private static final int QKEY = 0x1111_2222;
     private static final int MTU = 1024;
     private static final int MAX_FRAME = 14 + 1500;
+    /** Receive buffers: 16 for each of B's five target QPs. */
+    private static final int RECV_SLOTS = 5 * 16;
 
     private final SplittableRandom random = new SplittableRandom(SEED);
     private final RoceFrame rf = new RoceFrame();
@@ -79,7 +81,7 @@ class FuzzTest
             final Side a = new Side(nodes.a, 64);
             final Side b = new Side(nodes.b, 1024);
             final GuardedRegion memory = b.region(4 * MTU, RcStream.ALL_ACCESS);
-            final GuardedRegion recvBuffers = b.region(64 * 2 * MTU, RcStream.ALL_ACCESS);
+            final GuardedRegion recvBuffers = b.region(RECV_SLOTS * 2 * MTU, RcStream.ALL_ACCESS);
             setUpTargets(nodes, a, b);
             buildTemplates(memory);
 
@@ -149,23 +151,26 @@ class FuzzTest
             targets.add(qb);
             peers.add(qa);
         }
-        final QueuePair ud = b.qp(QpType.UD, 16, 16);
-        final QpAttr attr = new QpAttr().pkeyIndex(0).portNum(1).qkey(QKEY).sqPsn(0);
-        for (final QpState[] step : new QpState[][]{
-            {QpState.RESET, QpState.INIT}, {QpState.INIT, QpState.RTR}, {QpState.RTR, QpState.RTS}})
+        // a UD QP and the GSI QP (QP1), which takes the GSI Q_Key whatever its attribute
+        for (final QpType type : new QpType[]{QpType.UD, QpType.GSI})
         {
-            b.device.modifyQp(ud, attr.qpState(step[1]),
-                QpAttrMask.STATE | QpStateTable.required(QpType.UD, step[0], step[1]));
+            final QueuePair qp = b.qp(type, 16, 16);
+            final QpAttr attr = new QpAttr().pkeyIndex(0).portNum(1).qkey(QKEY).sqPsn(0);
+            for (final QpState[] step : new QpState[][]{
+                {QpState.RESET, QpState.INIT}, {QpState.INIT, QpState.RTR}, {QpState.RTR, QpState.RTS}})
+            {
+                b.device.modifyQp(qp, attr.qpState(step[1]),
+                    QpAttrMask.STATE | QpStateTable.required(type, step[0], step[1]));
+            }
+            targets.add(qp);
         }
-        targets.add(ud);
         nodes.settle(1_000_000);
-        knownQpns = new int[targets.size() + 2];
+        knownQpns = new int[targets.size() + 1];
         for (int i = 0; i < targets.size(); i++)
         {
             knownQpns[i] = targets.get(i).qpn();
         }
-        knownQpns[targets.size()] = RoceV2.GSI_QPN;
-        knownQpns[targets.size() + 1] = peers.get(0).qpn(); // an A QPN: unknown at B
+        knownQpns[targets.size()] = peers.get(0).qpn(); // an A QPN: unknown at B
     }
 
     /** Well-formed packets for each target: the fuzzer's starting points. */
@@ -410,7 +415,7 @@ class FuzzTest
         for (int i = 0; i < targets.size(); i++)
         {
             final QueuePair qp = targets.get(i);
-            if (QpState.RTS != qp.state() && QpType.UD != qp.type())
+            if (QpState.RTS != qp.state() && !qp.type().isDatagram())
             {
                 b.device.modifyQp(qp, new QpAttr().qpState(QpState.RESET), QpAttrMask.STATE);
                 connector.connect(b.device, qp, 0, GidTable.ipv4MappedLo(IP_A), peers.get(i).qpn(), RQ_PSN, 0x20);
@@ -428,7 +433,8 @@ class FuzzTest
             for (int k = 0; k < 16; k++)
             {
                 wr.sgl().clear();
-                wr.wrId(k).sgl().add(recvBuffers.address((i * 16 + k) % 64 * 2 * MTU), 2 * MTU, recvBuffers.lkey());
+                wr.wrId(k).sgl().add(recvBuffers.address((i * 16 + k) % RECV_SLOTS * 2 * MTU), 2 * MTU,
+                    recvBuffers.lkey());
                 if (0 != qp.postRecv(wr))
                 {
                     break; // full

@@ -9,7 +9,7 @@ import io.jrxe.rxe.stats.RxeCounter;
  * the engine thread, e.g. in tests) and, when configured, to the mmapped counters file so tools read it from
  * another process: an update that belongs to a QP goes to the QP's {@link CounterSet} (held by its
  * {@link QpContext}), which forwards it to the device set; an update from before a QP is known (ICRC, bad header,
- * unknown QPN) or of QP1 goes to the device set only.
+ * unknown QPN) goes to the device set only. QP1 is the verbs GSI QP and counts like any other QP.
  * <pre>
  *  increment(c, X)  -> values[X]++ ; c.counterSet.X++ -> parent (device set).X++
  *  increment(X)     -> values[X]++ ;                     device set.X++
@@ -19,7 +19,7 @@ public final class EngineCounters
 {
     private final long[] values = new long[RxeCounter.count()];
     private CounterSet mirror;
-    /** Requests dropped because no receive WQE was posted (UD, UC) or a QP1 MAD found no handler. */
+    /** Requests dropped because no receive WQE was posted (UD, GSI, UC: no RNR NAK without RC). */
     long dropNoRecv;
     /** Responses that matched nothing outstanding (stale after a retry, duplicates). */
     long dropStaleResponse;
@@ -36,7 +36,7 @@ public final class EngineCounters
     }
 
     /**
-     * @return requests dropped for want of a receive WQE (UD/UC) or a QP1 handler
+     * @return requests dropped for want of a receive WQE (UD, GSI, UC)
      */
     public long dropNoRecv()
     {
@@ -87,14 +87,14 @@ public final class EngineCounters
         }
     }
 
-    /** A packet handed to the NIC, of QP {@code c} or, if null, of QP1. */
+    /** A packet handed to the NIC, of QP {@code c} or, if null, of the device only. */
     void sentPacket(final QpContext c, final int udpPayloadLength)
     {
         add(c, RxeCounter.SENT_PKTS, 1L);
         add(c, RxeCounter.SENT_BYTES, udpPayloadLength);
     }
 
-    /** A packet taken from the wire, of QP {@code c} or, if null, dropped before its QP was known (or of QP1). */
+    /** A packet taken from the wire, of QP {@code c} or, if null, of the device only. */
     void receivedPacket(final QpContext c, final int udpPayloadLength)
     {
         add(c, RxeCounter.RCVD_PKTS, 1L);

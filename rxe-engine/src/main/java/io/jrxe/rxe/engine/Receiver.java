@@ -9,13 +9,17 @@ import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The receive demultiplexer (rxe_recv.c): validates a RoCEv2 packet's headers, finds its QP and hands requests
- * to the {@link Responder}, responses to the {@link Completer} and QP1 MADs to the {@link GsiEndpoint}. Anything
- * malformed is counted by reason and dropped; nothing thrown escapes.
+ * The receive demultiplexer (rxe_recv.c): validates a RoCEv2 packet's headers, finds its QP and hands RC/UC
+ * requests to the {@link Responder}, datagrams (UD and the GSI QP's) to the {@link DatagramResponder} and responses
+ * to the {@link Completer}. Anything malformed is counted by reason and dropped; nothing thrown escapes.
  * <pre>
- *  IP length -> ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad, MTU) -> QPN/QP1
- *       -> opcode vs QP type -> QP state -> (UD: Q_Key) -> rcvd_pkts -> request ? responder : completer
+ *  IP length -> ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad) -> QPN (1: the GSI QP)
+ *       -> opcode vs QP type -> MTU -> QP state -> (UD/GSI: Q_Key) -> rcvd_pkts
+ *       -> RC/UC request: Responder | UD/GSI request: DatagramResponder | response: Completer
  * </pre>
+ * QP1 has one owner, the verbs GSI QP (as in the kernel, where ib_mad posts UD receives and sends on an
+ * IB_QPT_GSI QP): a packet to QPN 1 takes the datagram path of any UD QP, with QP1's Q_Key rule. Without a GSI QP
+ * it is an unknown QPN, before RTR a QP that is not ready.
  * As in rxe (rxe_rcv), {@code rcvd_pkts}/{@code rcvd_bytes} count the packets that passed every check; each
  * dropped packet is counted once, under its reason.
  */
@@ -26,7 +30,6 @@ final class Receiver
     private final Responder responder;
     private final DatagramResponder datagrams;
     private final Completer completer;
-    private final GsiEndpoint gsi;
     private final Icrc icrc = new Icrc();
     private final Bth bth = new Bth();
     private final Deth deth = new Deth();
@@ -41,15 +44,13 @@ final class Receiver
         final EngineCounters counters,
         final Responder responder,
         final DatagramResponder datagrams,
-        final Completer completer,
-        final GsiEndpoint gsi)
+        final Completer completer)
     {
         this.engine = engine;
         this.counters = counters;
         this.responder = responder;
         this.datagrams = datagrams;
         this.completer = completer;
-        this.gsi = gsi;
     }
 
     void receive(
@@ -75,7 +76,7 @@ final class Receiver
         finally
         {
             // ECN CE is a mark of the IP layer, counted whether or not the packet is then accepted: on its QP once
-            // the QP is known, on the device for QP1 and early drops (rcvd_pkts is counted by accepted()).
+            // the QP is known, on the device for early drops (rcvd_pkts is counted by accepted()).
             if (rcvdCe)
             {
                 counters.increment(rcvdQp, RxeCounter.ECN_MARKED_PKTS);
@@ -168,24 +169,7 @@ final class Receiver
         p.srcUdpPort = buffer.getShort(udpOffset, RoceV2.NETWORK_ORDER) & 0xFFFF;
         sourceGid(buffer, ipOffset, ipVersion, p);
 
-        if (RoceV2.GSI_QPN == p.destQpn)
-        {
-            if (Opcode.QP_UD != Opcode.qpType(opcode) || !Opcode.isRequest(opcode))
-            {
-                counters.increment(RxeCounter.BAD_QP_TYPE); // QP1 takes UD SENDs only
-                return;
-            }
-            deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
-            if (RoceV2.GSI_QKEY != deth.qkey()) // QP1 only takes the well-known GSI Q_Key (IBA ch. 13)
-            {
-                counters.increment(RxeCounter.BAD_QKEY);
-                return;
-            }
-            accepted(null, payloadLength); // QP1 has no counter set of its own: the device's
-            gsi.onReceive(p, deth.srcQp());
-            return;
-        }
-
+        // QPN 1 is the GSI QP's own number: no GSI QP (rxe: no port qp_gsi_index) is an unknown QPN
         final QpContext qp = engine.lookup(p.destQpn);
         if (null == qp)
         {
@@ -213,7 +197,7 @@ final class Receiver
             if (qp.isDatagram())
             {
                 deth.wrap(buffer, p.at(Opcode.dethOffset(opcode)));
-                if (deth.qkey() != qp.qkey) // IBA ch. 10: a UD Q_Key mismatch is silently dropped
+                if (deth.qkey() != expectedQkey(qp)) // IBA ch. 10: a UD Q_Key mismatch is silently dropped
                 {
                     counters.increment(qp, RxeCounter.BAD_QKEY);
                     return;
@@ -237,7 +221,16 @@ final class Receiver
         }
     }
 
-    /** The packet passed every check: rcvd_pkts/rcvd_bytes on its QP (and so the device), or the device's for QP1. */
+    /**
+     * The Q_Key a datagram to {@code qp} must carry: QP1 takes only the IBA's well-known GSI Q_Key 0x80010000,
+     * whatever its qkey attribute (rxe check_keys compares QPN 1 with GSI_QKEY); other UD QPs take their own.
+     */
+    private static int expectedQkey(final QpContext qp)
+    {
+        return RoceV2.GSI_QPN == qp.qpn ? RoceV2.GSI_QKEY : qp.qkey;
+    }
+
+    /** The packet passed every check: rcvd_pkts/rcvd_bytes on its QP (and so the device). */
     private void accepted(final QpContext qp, final int payloadLength)
     {
         counters.receivedPacket(qp, payloadLength);

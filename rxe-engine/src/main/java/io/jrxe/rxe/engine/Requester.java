@@ -325,7 +325,8 @@ final class Requester
         final int mask = Opcode.mask(reqOpcode);
         if (0 != (mask & Opcode.DETH_MASK))
         {
-            // controlled Q_Keys: a WR Q_Key with the high bit set means "use the QP's Q_Key"
+            // QP1 always sends the GSI Q_Key and ignores the WR's (rxe init_req_packet). Other QPs, controlled
+            // Q_Keys: a WR Q_Key with the high bit set means "use the QP's Q_Key" (IBA; rxe sends the WR's as is)
             final int wrQkey = wqe.remoteQkey();
             final int qkey = RoceV2.GSI_QPN == c.qpn ? RoceV2.GSI_QKEY : (wrQkey < 0 ? c.qkey : wrQkey);
             deth.wrap(buf, b + Opcode.dethOffset(reqOpcode)).qkey(qkey).srcQp(c.qpn);

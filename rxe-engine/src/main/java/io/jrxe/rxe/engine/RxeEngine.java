@@ -43,7 +43,7 @@ import java.util.function.Consumer;
  * <pre>
  *  app threads:   postSend/postRecv -> QpDoorbell.onPost -> Doorbell (MPSC)          modifyQp -> command queue
  *  engine thread: progress() = commands -> doorbells -> poller.poll() (rx: receive()) -> timers -> run QPs
- *                 receive(): Receiver -> Responder / DatagramResponder / Completer / GsiEndpoint
+ *                 receive(): Receiver -> Responder / DatagramResponder (UD, GSI QP1) / Completer
  *                 run QP:    Requester (WQE -> packets) + READ responses, within a budget
  *                 tx:        Transmitter -> RxePacketIo.prepare/send (+ ICRC)
  * </pre>
@@ -292,7 +292,6 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final ResponderOutput responderOutput;
     private final Receiver receiver;
     private final LocalOperations localOps;
-    private final GsiEndpoint gsi;
     private final RecvCompleter recv;
     private final TransportTimers timers;
     private final Doorbell doorbell;
@@ -340,9 +339,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.completer = new Completer(this, mr, counters);
         this.responderOutput = new ResponderOutput(tx, mr, counters, maxQps);
         this.responder = new Responder(this, responderOutput, recv, mr, counters);
-        this.gsi = new GsiEndpoint(tx, counters);
-        this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer,
-            gsi);
+        this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer);
         this.timers = new TransportTimers(maxQps, nowNs, ctx.timerTickNs(), ctx.ticksPerWheel());
         this.doorbell = new Doorbell(maxQps);
         this.commands = new ManyToOneConcurrentArrayQueue<>(Math.max(64, maxQps));
@@ -364,12 +361,6 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     public EngineCounters counters()
     {
         return counters;
-    }
-
-    /** @return the QP1 endpoint for MADs (CM) */
-    public GsiEndpoint gsi()
-    {
-        return gsi;
     }
 
     /** @return the device served */

@@ -33,7 +33,7 @@ final class Transmitter
     /** Offset of its BTH in {@link #buffer()}. */
     int bthOffset;
     private boolean ipv6;
-    /** The QP the packet being built is counted on, null for QP1. */
+    /** The QP the packet being built is counted on, null for the device only. */
     private QpContext owner;
 
     Transmitter(final RxePacketIo io, final EngineCounters counters)
@@ -62,7 +62,7 @@ final class Transmitter
     /**
      * Starts a packet to a destination GID.
      *
-     * @param owner the QP whose counters the packet (and a failure to send it) goes to; null for QP1
+     * @param owner the QP whose counters the packet (and a failure to send it) goes to; null for the device only
      * @return false if no tx buffer is free or the destination's MAC is still being resolved (the caller retries
      * later)
      */

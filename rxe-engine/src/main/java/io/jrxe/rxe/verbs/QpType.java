@@ -5,7 +5,12 @@ package io.jrxe.rxe.verbs;
  */
 public enum QpType
 {
-    /** General services interface QP (QPN 1), a UD QP for management datagrams. */
+    /**
+     * General services interface QP (QPN 1), a UD QP for management datagrams, as the kernel's MAD layer creates
+     * it: one per port, INIT with Q_Key 0x80010000 and P_Key index 0, receives of 40 + 256 bytes (GRH area, MAD).
+     * It owns QP1: from RTR on it receives every UD packet to QPN 1 that carries Q_Key 0x80010000, and it always
+     * sends that Q_Key from source QP 1, whatever the work request's Q_Key.
+     */
     GSI(1),
     /** Reliable connected. */
     RC(2),

@@ -651,8 +651,10 @@ public final class RxeDevice
         final int qpn = qpnAllocator.allocate(init.qpType());
         if (qpn < 0)
         {
-            throw new VerbsException(QpType.GSI == init.qpType() ? Errno.EBUSY : Errno.ENOMEM,
-                QpType.GSI == init.qpType() ? "the port already has its GSI QP (QPN 1)" :
+            // One GSI QP per port: a second is EINVAL, the kernel's errno (rxe_qp_chk_init: "GSI QP exists"),
+            // not EBUSY, so a caller ported from ib_create_qp sees what rxe returns.
+            throw new VerbsException(QpType.GSI == init.qpType() ? Errno.EINVAL : Errno.ENOMEM,
+                QpType.GSI == init.qpType() ? "the port already has its GSI QP (QPN 1): destroy it first" :
                 "no free QP number: max_qp = " + ctx.maxQp() + " reached");
         }
         final QueuePair qp = new QueuePair(this, pd, qpn, init, deviceAttr);

@@ -220,7 +220,10 @@ public final class SendWorkRequest
         return this;
     }
 
-    /** @return destination Q_Key (UD/GSI; a Q_Key with the high bit set means "use the QP's Q_Key"). */
+    /**
+     * @return destination Q_Key (UD; a Q_Key with the high bit set means "use the QP's Q_Key"). Ignored on the
+     * GSI QP, which always sends QP1's Q_Key 0x80010000, as rxe does.
+     */
     public int remoteQkey()
     {
         return remoteQkey;

@@ -1,14 +1,10 @@
 package io.jrxe.rxe.engine;
 
-import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.verbs.AddressHandle;
 import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.NetworkType;
-import io.jrxe.rxe.verbs.QpAttr;
-import io.jrxe.rxe.verbs.QpAttrMask;
 import io.jrxe.rxe.verbs.QpState;
-import io.jrxe.rxe.verbs.QpStateTable;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.SendWorkRequest;
@@ -17,18 +13,14 @@ import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.rxe.stats.RxeCounter;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 
 import static io.jrxe.rxe.engine.RcDataPathTest.assertBytes;
 import static io.jrxe.rxe.engine.RcDataPathTest.fill;
 import static io.jrxe.rxe.engine.RcDataPathTest.sendWr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DatagramAndUcTest extends EngineTestBase
 {
@@ -39,17 +31,9 @@ class DatagramAndUcTest extends EngineTestBase
 
     private static final int QKEY = 0x1111_1111;
 
-    private QueuePair udQp(final EnginePair.Side side)
+    private static QueuePair udQp(final EnginePair.Side side)
     {
-        final QueuePair qp = side.createQp(QpType.UD, 16);
-        final QpAttr attr = new QpAttr().pkeyIndex(0).portNum(1).qkey(QKEY).sqPsn(0);
-        side.device.modifyQp(qp, attr.qpState(QpState.INIT),
-            QpAttrMask.STATE | QpStateTable.required(QpType.UD, QpState.RESET, QpState.INIT));
-        side.device.modifyQp(qp, attr.qpState(QpState.RTR),
-            QpAttrMask.STATE | QpStateTable.required(QpType.UD, QpState.INIT, QpState.RTR));
-        side.device.modifyQp(qp, attr.qpState(QpState.RTS),
-            QpAttrMask.STATE | QpStateTable.required(QpType.UD, QpState.RTR, QpState.RTS));
-        return qp;
+        return side.datagramQp(QpType.UD, QKEY, QpState.RTS);
     }
 
     private SendWorkRequest udSend(final EnginePair.Region src, final int length, final int dstQpn, final int qkey)
@@ -108,29 +92,6 @@ class DatagramAndUcTest extends EngineTestBase
         pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2, MS, 10_000);
         assertEquals(WcStatus.LOC_LEN_ERR.code(), sendWcs.get(1).status());
         assertEquals(QpState.RTS, qa.state());
-    }
-
-    @Test
-    void shouldExchangeMadsThroughTheGsiEndpoint()
-    {
-        final List<String> got = new ArrayList<>();
-        pair.b.engine.gsi().handler((buffer, offset, length, gidHi, gidLo, srcQpn, pkey) ->
-        {
-            got.add(length + ":" + srcQpn + ":" + Long.toHexString(gidLo) + ":" + Integer.toHexString(pkey) + ":" +
-                buffer.getByte(offset + 1));
-            // answer on the engine thread, as a CM would with a REP
-            pair.b.engine.gsi().send(gidHi, gidLo, 1, buffer, offset, length);
-        });
-        final List<Integer> replies = new ArrayList<>();
-        pair.a.engine.gsi().handler((buffer, offset, length, gidHi, gidLo, srcQpn, pkey) -> replies.add(length));
-        final UnsafeBuffer mad = new UnsafeBuffer(new byte[256]);
-        mad.putByte(0, (byte)1);
-        mad.putByte(1, (byte)7); // management class CM
-        assertTrue(pair.a.engine.gsi().send(0, 0x0000_ffff_0000_0000L | EnginePair.IP_B, RoceV2.GSI_QPN, mad, 0,
-            256));
-        pair.runUntil(() -> 1 == replies.size(), MS, 1000);
-        assertEquals(List.of("256:1:ffff0a000001:ffff:7"), got);
-        assertEquals(256, replies.get(0));
     }
 
     @Test

@@ -121,6 +121,34 @@ final class EnginePair implements AutoCloseable
             return device.createQp(pd, init);
         }
 
+        /**
+         * Creates a datagram QP (UD or GSI) and brings it up to {@code upTo} with {@link #raise}.
+         */
+        QueuePair datagramQp(final QpType type, final int qkey, final QpState upTo)
+        {
+            final QueuePair qp = createQp(type, 16);
+            raise(qp, qkey, upTo);
+            return qp;
+        }
+
+        /**
+         * Moves a datagram QP from its state through INIT (P_Key index 0, {@code qkey}), RTR and RTS (SQ PSN 0) up
+         * to {@code upTo}, with the attributes each transition requires.
+         */
+        void raise(final QueuePair qp, final int qkey, final QpState upTo)
+        {
+            final QpAttr attr = new QpAttr().pkeyIndex(0).portNum(1).qkey(qkey).sqPsn(0);
+            for (final QpState next : new QpState[]{QpState.INIT, QpState.RTR, QpState.RTS})
+            {
+                final QpState from = qp.state();
+                if (next.compareTo(upTo) <= 0 && next.compareTo(from) > 0)
+                {
+                    device.modifyQp(qp, attr.qpState(next),
+                        QpAttrMask.STATE | QpStateTable.required(qp.type(), from, next));
+                }
+            }
+        }
+
         /** Registers {@code length} bytes of direct memory with every right. */
         Region register(final int length, final int access)
         {

@@ -262,10 +262,12 @@ class QpModifyTest
     }
 
     @Test
-    void shouldAllowOnlyOneGsiQp()
+    void shouldAllowOnlyOneGsiQpAtATime()
     {
-        f.createQp(QpType.GSI, 4, 4);
+        final QueuePair gsi = f.createQp(QpType.GSI, 4, 4);
         final VerbsException ex = assertThrows(VerbsException.class, () -> f.createQp(QpType.GSI, 4, 4));
-        assertEquals(Errno.EBUSY, ex.errno());
+        assertEquals(Errno.EINVAL, ex.errno(), "rxe_qp_chk_init refuses a second GSI QP with EINVAL");
+        f.device.destroyQp(gsi);
+        assertEquals(QpnAllocator.GSI_QPN, f.createQp(QpType.GSI, 4, 4).qpn(), "QPN 1 is free again");
     }
 }
