@@ -5,14 +5,21 @@ import io.jrxe.rxe.spi.MrStatus;
 import io.jrxe.rxe.spi.MrTable;
 import io.jrxe.rxe.spi.MwEntry;
 import io.jrxe.rxe.spi.SendWqe;
+import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.ProtectionDomain;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WrOpcode;
 
 /**
  * Work requests that act on the local device rather than the wire (rxe_req.c {@code rxe_do_local_ops}): REG_MR,
- * LOCAL_INV and BIND_MW, executed by the requester in send-queue order, and the invalidation a SEND with
- * Invalidate asks the responder for. Engine thread only; the key entries they change are read by the same thread.
+ * LOCAL_INV and BIND_MW, executed by the requester in send-queue order, and the invalidation a SEND with Invalidate
+ * asks the responder for. Engine thread only; the key entries they change are read by the same thread.
+ * <p>
+ * A failed operation completes with {@code LOC_QP_OP_ERR} (REG_MR, LOCAL_INV) or {@code MW_BIND_ERR} (BIND_MW) and
+ * the requester moves the QP to ERR, as rxe 6.1 does; the WRs behind it are flushed unexecuted.
+ * Departures from rxe, on purpose: invalidation (local or remote) checks that the key belongs to the QP's PD (rxe
+ * checks no PD there, so a peer could invalidate another PD's key); REG_MR validates its rights; an unbound type 2
+ * window cannot be invalidated (rxe dereferences its missing QP).
  */
 final class LocalOperations
 {
@@ -34,17 +41,18 @@ final class LocalOperations
                 return MrStatus.OK == invalidate(c.qp.pd(), wqe.invalidateRkey()) ?
                     WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
             case WrOpcode.BIND_MW:
-                return bind(c, wqe);
+                return bind(c, wqe) ? WcStatus.SUCCESS.code() : WcStatus.MW_BIND_ERR.code();
             case WrOpcode.REG_MR:
-                return register(c.qp.pd(), wqe);
+                return register(c.qp.pd(), wqe) ? WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
             default:
                 return WcStatus.LOC_QP_OP_ERR.code();
         }
     }
 
     /**
-     * Invalidate an rkey (LOCAL_INV, SEND with Invalidate): a fast-registration MR or FMR, or a type 2 window, of
-     * the QP's PD.
+     * Invalidate an rkey (LOCAL_INV, SEND with Invalidate; rxe_invalidate_mr / rxe_invalidate_mw): a
+     * fast-registration region with no windows bound, or a bound type 2 window, of the QP's PD, named by its whole
+     * current key.
      *
      * @return {@link MrStatus} code
      */
@@ -63,32 +71,41 @@ final class LocalOperations
         return mw.pd() != pd ? MrStatus.PD_MISMATCH : mw.invalidate(rkey);
     }
 
-    private int bind(final QpContext c, final SendWqe wqe)
+    // rxe_bind_mw: the objects must still be the ones posted, then rxe_check_bind_mw's rules (MwEntry.checkBind)
+    private boolean bind(final QpContext c, final SendWqe wqe)
     {
         final MwEntry mw = wqe.mw();
-        if (null == mw || MwEntry.TYPE_2 == mw.type() && (wqe.bindKey() & 0xff) == (mw.rkey() & 0xff) &&
-            MwEntry.STATE_VALID == mw.state())
+        if (null == mw || table.window(mw.index() << 8) != mw || mw.rkey() != wqe.bindMwRkey())
         {
-            return WcStatus.MW_BIND_ERR.code();
+            return false;
         }
-        final String bad = mw.checkBind(c.qp.pd(), wqe.bindMr(), wqe.bindAddr(), wqe.bindLength(),
-            wqe.bindAccess());
-        if (null != bad)
+        MrEntry mr = null;
+        if (0 != wqe.bindLength()) // length 0 unbinds a type 1 window: no region looked up
         {
-            return WcStatus.MW_BIND_ERR.code();
+            mr = wqe.bindMr();
+            if (null == mr || table.region(mr.index() << 8) != mr || mr.lkey() != wqe.bindMrLkey())
+            {
+                return false;
+            }
         }
-        mw.bind(wqe.bindKey(), wqe.bindMr(), wqe.bindAddr(), wqe.bindLength(), wqe.bindAccess(), c.qpn);
-        return WcStatus.SUCCESS.code();
+        if (null != mw.checkBind(c.qp.pd(), mr, wqe.bindAddr(), wqe.bindLength(), wqe.bindAccess()))
+        {
+            return false;
+        }
+        mw.bind(wqe.bindKey(), mr, wqe.bindAddr(), wqe.bindLength(), wqe.bindAccess(), c.qpn);
+        return true;
     }
 
-    private int register(final ProtectionDomain pd, final SendWqe wqe)
+    // rxe_reg_fast_mr: a FREE fast-registration region of the QP's PD, the key naming it; jrxe also checks the rights
+    private boolean register(final ProtectionDomain pd, final SendWqe wqe)
     {
         final MrEntry mr = wqe.regMr();
-        if (null == mr || mr.pd() != pd)
+        final int access = wqe.regAccess();
+        if (null == mr || table.region(mr.index() << 8) != mr || mr.pd() != pd ||
+            null != AccessFlags.checkMrAccess(access) || 0 != (access & AccessFlags.ZERO_BASED))
         {
-            return WcStatus.LOC_QP_OP_ERR.code();
+            return false;
         }
-        return MrStatus.OK == mr.fastRegister(wqe.regKey(), wqe.regAccess()) ?
-            WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
+        return MrStatus.OK == mr.fastRegister(wqe.regKey(), access);
     }
 }

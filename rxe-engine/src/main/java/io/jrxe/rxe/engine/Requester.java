@@ -96,6 +96,12 @@ final class Requester
             final int opcode = wqe.opcode();
             if (isLocal(opcode))
             {
+                // IBA 10.6.5.1 (rxe_wqe_is_fenced): a Local Invalidate waits until every earlier WR has completed,
+                // so nothing in flight still uses the key it invalidates; completions reschedule the QP
+                if (WrOpcode.LOCAL_INV == opcode && SendWqe.STATE_POSTED == state && c.compIndex < c.reqIndex)
+                {
+                    break;
+                }
                 if (SendWqe.STATE_POSTED == state && !executeLocal(c, wqe))
                 {
                     return sent;

@@ -15,16 +15,18 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <pre>
  *   contiguous (ib_reg_mr):   [iova, iova + length)  ->  [address, address + length)
  *
- *   page list (FRWR, FMR):    [iova, iova + length)  ->  pages[0..pageCount), each 2^pageShift bytes
- *        k      = firstOffset + (va - iova)            firstOffset = offset of iova in its page
- *        native = pages[k >>> pageShift] + (k &amp; (2^pageShift - 1))
+ *   segments (FRWR, FMR):     offset k = va - iova, 0 &lt;= k &lt; length
+ *        start[0] = 0 &lt; start[1] &lt; ... &lt; start[n] = length        segment i covers k in [start[i], start[i + 1])
+ *        native = addr[i] + (k - start[i])                          (i found by binary search)
+ *     MEM_REG / FMR: segment i is page i (the first one from the offset of iova in its page, the last one up to the
+ *     end of the data); SG_GAPS: segment i is scatter/gather element i, of any length and alignment
  *
  *   lkey = rkey = | index (24 bits) | key byte (8 bits) |       rkey 0 when no remote right (user MRs)
  * </pre>
  * Writers: a user MR's translation is fixed at registration; a fast-registration MR's translation, keys, rights
  * and state are written by the engine thread only (REG_MR and LOCAL_INV in send-queue order, SEND with Invalidate
- * on receipt), and FMR mappings are applied on the engine thread too, so engine reads need no lock. The page list
- * a consumer builds with {@code map_mr_sg} is staged apart and copied in by the REG_MR that follows it.
+ * on receipt), and FMR mappings are applied on the engine thread too, so engine reads need no lock. The segments a
+ * consumer maps with {@code map_mr_sg} are staged apart and copied in by the REG_MR that follows.
  * Deregistration only turns {@link #state()} to FREE (volatile), which the next key check sees.
  */
 public final class MrEntry
@@ -53,15 +55,13 @@ public final class MrEntry
     private long iova;
     private long length;
     private long address;
-    private final long[] pages;
-    private int pageCount;
-    private int pageShift;
-    private int firstOffset;
+    private final long[] segAddr;
+    private final long[] segStart;
+    private int segCount;
 
-    private final long[] stagedPages;
+    private final long[] stagedAddr;
+    private final long[] stagedStart;
     private int stagedCount;
-    private int stagedShift;
-    private int stagedFirstOffset;
     private long stagedIova;
     private long stagedLength;
 
@@ -107,7 +107,7 @@ public final class MrEntry
      * @param keyByte  initial key byte
      * @param kind     {@link #KIND_FAST} or {@link #KIND_FMR}
      * @param gaps     whether page lists may have gaps between elements ({@code IB_MR_TYPE_SG_GAPS})
-     * @param maxPages capacity of the page list
+     * @param maxPages capacity of the page (or element) list
      * @return the entry
      */
     public static MrEntry pageList(
@@ -127,8 +127,10 @@ public final class MrEntry
         this.index = index;
         this.kind = kind;
         this.gaps = gaps;
-        this.pages = KIND_USER == kind ? null : new long[maxPages];
-        this.stagedPages = KIND_FAST == kind ? new long[maxPages] : null;
+        this.segAddr = KIND_USER == kind ? null : new long[maxPages];
+        this.segStart = KIND_USER == kind ? null : new long[maxPages + 1];
+        this.stagedAddr = KIND_USER == kind ? null : new long[maxPages];
+        this.stagedStart = KIND_USER == kind ? null : new long[maxPages + 1];
     }
 
     /** @return owning PD. */
@@ -200,7 +202,7 @@ public final class MrEntry
     /** @return capacity of the page list, 0 for a user MR. */
     public int maxPages()
     {
-        return null == pages ? 0 : pages.length;
+        return null == segAddr ? 0 : segAddr.length;
     }
 
     /** @return number of memory windows bound to this region. */
@@ -228,35 +230,33 @@ public final class MrEntry
     // ---------------------------------------------------------------- fast registration
 
     /**
-     * Stage a page list for the next REG_MR ({@code ib_map_mr_sg}, application thread). The caller has checked the
-     * list against {@link #maxPages()} and the page-size rules.
+     * Stage the translation for the next REG_MR or FMR map (application thread, or the engine thread for an FMR):
+     * segment i starts at offset {@code start[i]} of the region and at native address {@code addr[i]}. The caller
+     * has checked the list against {@link #maxPages()} and the page-size rules.
      *
-     * @param pageAddresses native page addresses (each 2^pageShift aligned but the first element's may carry
-     *                      {@code firstOffset})
-     * @param count         number of pages
-     * @param pageShift     log2 of the page size
-     * @param firstOffset   offset of the first byte in the first page
-     * @param iova          I/O virtual address the registration will have
-     * @param length        bytes mapped
+     * @param addr   native address of each segment's first byte
+     * @param start  region offset of each segment, {@code start[0] = 0}, increasing
+     * @param count  segments
+     * @param iova   I/O virtual address the registration will have
+     * @param length bytes mapped (the end of the last segment)
      */
-    public void stage(
-        final long[] pageAddresses, final int count, final int pageShift, final int firstOffset, final long iova,
-        final long length)
+    public void stage(final long[] addr, final long[] start, final int count, final long iova, final long length)
     {
-        System.arraycopy(pageAddresses, 0, stagedPages, 0, count);
+        System.arraycopy(addr, 0, stagedAddr, 0, count);
+        System.arraycopy(start, 0, stagedStart, 0, count);
+        stagedStart[count] = length;
         stagedCount = count;
-        stagedShift = pageShift;
-        stagedFirstOffset = firstOffset;
         stagedIova = iova;
         stagedLength = length;
     }
 
     /**
-     * Execute a REG_MR work request (rxe {@code rxe_reg_fast_mr}), engine thread: the MR must be a FREE
-     * fast-registration MR and the key must name it (IBA 10.6.3.3, o10-30: fast registration of a valid region
-     * fails). It takes the staged page list, the key and the rights and becomes VALID.
+     * Execute a REG_MR work request (rxe {@code rxe_reg_fast_mr}), engine thread: the region must be a FREE
+     * fast-registration region (IBA 10.6.3.3: a fast registration of a valid region fails) and the key must name it
+     * (only its key byte may change). It takes the staged translation, the key and the rights, and becomes VALID;
+     * the rkey is the key when a remote right is granted, else 0 (rxe 6.1).
      *
-     * @param key    the new lkey/rkey (index must match, the key byte is the consumer's)
+     * @param key    the new lkey/rkey
      * @param rights {@link AccessFlags} granted
      * @return {@link MrStatus#OK}, {@link MrStatus#INVALID_STATE} or {@link MrStatus#INVALID_KEY}
      */
@@ -270,42 +270,32 @@ public final class MrEntry
         {
             return MrStatus.INVALID_KEY;
         }
-        System.arraycopy(stagedPages, 0, pages, 0, stagedCount);
-        install(stagedCount, stagedShift, stagedFirstOffset, stagedIova, stagedLength, key, rights);
+        install(key, 0 != (rights & AccessFlags.REMOTE) ? key : 0, rights);
         return MrStatus.OK;
     }
 
     /**
-     * Map an FMR ({@code ib_map_phys_fmr}), engine thread: install the page list and a new key, VALID.
+     * Map an FMR ({@code ib_map_phys_fmr}), engine thread: install the staged translation under a new key, VALID.
+     * FMR keys are the rkey whatever the rights, as ib_fmr carries one lkey and one rkey.
      *
-     * @param pageAddresses page addresses, each 2^pageShift aligned
-     * @param count         pages
-     * @param pageShift     log2 page size
-     * @param iova          I/O virtual address of the first byte (its page offset is the first page's offset)
-     * @param key           the new key
-     * @param rights        rights
+     * @param key    the new key
+     * @param rights rights
      */
-    public void mapFmr(
-        final long[] pageAddresses, final int count, final int pageShift, final long iova, final int key,
-        final int rights)
+    public void mapFmr(final int key, final int rights)
     {
-        System.arraycopy(pageAddresses, 0, pages, 0, count);
-        final int offset = (int)(iova & ((1L << pageShift) - 1));
-        install(count, pageShift, offset, iova, ((long)count << pageShift) - offset, key, rights);
+        install(key, key, rights);
     }
 
-    private void install(
-        final int count, final int shift, final int offset, final long va, final long len, final int key,
-        final int rights)
+    private void install(final int newLkey, final int newRkey, final int rights)
     {
-        pageCount = count;
-        pageShift = shift;
-        firstOffset = offset;
-        iova = va;
-        length = len;
+        System.arraycopy(stagedAddr, 0, segAddr, 0, stagedCount);
+        System.arraycopy(stagedStart, 0, segStart, 0, stagedCount + 1);
+        segCount = stagedCount;
+        iova = stagedIova;
+        length = stagedLength;
         access = rights;
-        lkey = key;
-        rkey = key;
+        lkey = newLkey;
+        rkey = newRkey;
         state = STATE_VALID;
     }
 
@@ -318,16 +308,24 @@ public final class MrEntry
      */
     public int invalidate(final int key)
     {
-        if (key != rkey && key != lkey)
+        if (key != (0 != rkey ? rkey : lkey)) // rxe_invalidate_mr: the whole 32-bit key must match
         {
             return MrStatus.INVALID_KEY;
         }
-        if (KIND_USER == kind || boundWindows.get() > 0)
+        if (KIND_FAST != kind || boundWindows.get() > 0) // user MRs and FMRs are not invalidated by key
         {
             return MrStatus.NOT_ALLOWED;
         }
         state = STATE_FREE;
         return MrStatus.OK;
+    }
+
+    /** FMR unmap ({@code ib_unmap_fmr}), engine thread: FREE until mapped again. */
+    public void unmapFmr()
+    {
+        state = STATE_FREE;
+        segCount = 0;
+        length = 0;
     }
 
     // ---------------------------------------------------------------- translation (engine thread)
@@ -338,27 +336,47 @@ public final class MrEntry
      */
     public long nativeAddress(final long va)
     {
-        if (null == pages)
+        if (null == segAddr)
         {
             return address + (va - iova);
         }
-        final long k = firstOffset + (va - iova);
-        final int page = (int)Math.min(k >>> pageShift, pageCount - 1);
-        return pages[page] + (k & ((1L << pageShift) - 1));
+        final long k = va - iova;
+        final int i = segment(k);
+        return segAddr[i] + (k - segStart[i]);
     }
 
     /**
      * @param va an I/O virtual address inside the region
-     * @return bytes from va to the end of its page (the whole rest of the region when contiguous)
+     * @return bytes from va to the end of its segment (the whole rest of the region when contiguous)
      */
     long contiguousFrom(final long va)
     {
-        if (null == pages)
+        final long k = va - iova;
+        if (null == segAddr)
         {
-            return length - (va - iova);
+            return length - k;
         }
-        final long k = firstOffset + (va - iova);
-        return (1L << pageShift) - (k & ((1L << pageShift) - 1));
+        return segStart[segment(k) + 1] - k;
+    }
+
+    // the last segment starting at or before offset k (binary search; the engine checked k < length)
+    private int segment(final long k)
+    {
+        int low = 0;
+        int high = segCount - 1;
+        while (low < high)
+        {
+            final int mid = (low + high + 1) >>> 1;
+            if (segStart[mid] <= k)
+            {
+                low = mid;
+            }
+            else
+            {
+                high = mid - 1;
+            }
+        }
+        return low;
     }
 
     /**

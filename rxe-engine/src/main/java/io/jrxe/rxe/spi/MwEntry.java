@@ -91,7 +91,7 @@ public final class MwEntry
     /**
      * Validate a bind request (rxe_mw.c {@code rxe_check_bind_mw}).
      *
-     * @param qpPd PD of the QP issuing the bind (type 2) or {@code null} for an API bind of a type 1 window.
+     * @param qpPd PD of the QP issuing the bind (the window's own PD for an API bind of a type 1 window).
      * @param mr region to bind to, or null to unbind.
      * @param addr start VA (or offset when zero-based).
      * @param length length.
@@ -121,14 +121,18 @@ public final class MwEntry
                 {
                     return "type 2 window must be free (invalidated) before a bind (o10-37.2.30)";
                 }
-                if (qpPd != pd)
-                {
-                    return "type 2 window bound through a QP of another PD (C10-72)";
-                }
                 if (null == mr || 0 == length)
                 {
                     return "type 2 window cannot be bound to no region or zero length (o10-37.2.40)";
                 }
+            }
+            if (qpPd != pd) // rxe 6.12 checks this for both types
+            {
+                return "window bound through a QP of another PD (C10-72)";
+            }
+            if (0 != (access & ~(AccessFlags.REMOTE | AccessFlags.ZERO_BASED)))
+            {
+                return "window rights must be REMOTE_READ/WRITE/ATOMIC (and ZERO_BASED for type 2) only";
             }
         }
         finally
@@ -224,9 +228,13 @@ public final class MwEntry
             {
                 return MrStatus.INVALID_KEY;
             }
-            if (TYPE_1 == type)
+            if (TYPE_1 == type) // o10-37.2.26: type 1 windows are not invalidated
             {
                 return MrStatus.NOT_ALLOWED;
+            }
+            if (STATE_VALID != state) // an unbound type 2 window has nothing to invalidate (rxe would crash here)
+            {
+                return MrStatus.INVALID_STATE;
             }
             if (null != mr)
             {

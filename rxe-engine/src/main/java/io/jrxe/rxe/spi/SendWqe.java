@@ -53,6 +53,8 @@ public final class SendWqe
     private long bindLength;
     private int bindAccess;
     private int bindKey;
+    private int bindMwRkey;
+    private int bindMrLkey;
 
     private int state;
     private int status;
@@ -243,6 +245,33 @@ public final class SendWqe
         bindMr = region;
         regMr = registered;
         return this;
+    }
+
+    /**
+     * What the poster saw when it posted a BIND_MW (rxe compares them at execution: a window re-bound or a region
+     * re-keyed since then fails the bind).
+     *
+     * @param mwRkey the window's rkey
+     * @param mrLkey the region's lkey, 0 without a region
+     * @return this
+     */
+    public SendWqe bindSnapshot(final int mwRkey, final int mrLkey)
+    {
+        bindMwRkey = mwRkey;
+        bindMrLkey = mrLkey;
+        return this;
+    }
+
+    /** @return the window's rkey when the BIND_MW was posted. */
+    public int bindMwRkey()
+    {
+        return bindMwRkey;
+    }
+
+    /** @return the region's lkey when the BIND_MW was posted. */
+    public int bindMrLkey()
+    {
+        return bindMrLkey;
     }
 
     /** @return window of a BIND_MW. */

@@ -1,6 +1,5 @@
 package io.jrxe.rxe.verbs;
 
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.jrxe.driver.mem.IovaSpace;
@@ -47,21 +46,18 @@ public final class RxeDevice
     private final DeviceAttr deviceAttr;
     private final PortAttr portAttr = new PortAttr();
     private final GidTable gidTable;
-    private final MrTable mrTable;
+    private final MemoryVerbs memory;
     private final IndexTable<QueuePair> qpTable;
     private final QpnAllocator qpnAllocator;
     private final IndexAllocator pdHandles;
     private final IndexAllocator srqHandles;
     private final IndexAllocator ahHandles;
-    private final IndexAllocator mrIndices;
-    private final IndexAllocator mwIndices;
     private final Int2ObjectHashMap<ProtectionDomain> pds = new Int2ObjectHashMap<>();
     private final CqVerbs cqVerbs;
     private final AsyncEvents asyncEvents = new AsyncEvents(this);
     private final Int2ObjectHashMap<SharedReceiveQueue> srqs = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<AddressHandle> ahs = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
-    private final SplittableRandom keys;
     private volatile DeviceDma dma;
     private volatile AsyncEventHandler asyncEventHandler;
     private volatile QpDoorbell doorbell = NO_DOORBELL;
@@ -78,16 +74,13 @@ public final class RxeDevice
         deviceAttr = new DeviceAttr(ctx);
         gidTable = new GidTable(ctx.gidTableLength());
         gidTable.setLinkLocal(0, ctx.macAddress());
-        mrTable = new MrTable(ctx.maxMr(), ctx.maxMw());
         qpTable = new IndexTable<>(RxeContext.MIN_QP_INDEX + ctx.maxQp() - 1);
         qpnAllocator = new QpnAllocator(ctx.maxQp());
         pdHandles = new IndexAllocator(1, ctx.maxPd());
         cqVerbs = new CqVerbs(this, ctx.maxCq(), ctx.maxCqe());
         srqHandles = new IndexAllocator(1, ctx.maxSrq());
         ahHandles = new IndexAllocator(1, ctx.maxAh());
-        mrIndices = new IndexAllocator(mrTable.firstMrIndex(), mrTable.lastMrIndex());
-        mwIndices = new IndexAllocator(mrTable.firstMwIndex(), mrTable.lastMwIndex());
-        keys = new SplittableRandom(ctx.keySeed());
+        memory = new MemoryVerbs(this, deviceAttr, this.ctx);
         dma = new DeviceDma(IovaSpace.UNTRANSLATED);
         portAttr.set(PortState.DOWN, Mtu.MTU_4096, Mtu.fromNetdevMtu(ctx.netdevMtu()), ctx.gidTableLength(),
             ctx.pkeyTableLength(), ctx.maxMsgSize());
@@ -160,7 +153,7 @@ public final class RxeDevice
 
     MrTable mrTable()
     {
-        return mrTable;
+        return memory.table();
     }
 
     QueuePair qp(final int qpn)
@@ -420,51 +413,141 @@ public final class RxeDevice
         final ProtectionDomain pd, final long address, final long length, final long iova, final int access)
     {
         checkPd(pd);
-        final String bad = AccessFlags.checkMrAccess(access);
-        if (null != bad)
-        {
-            throw new VerbsException(Errno.EINVAL, bad);
-        }
-        if (0 == address || length <= 0)
-        {
-            throw new VerbsException(Errno.EINVAL, "MR needs a non-null address and a positive length, got address 0x" +
-                Long.toHexString(address) + " length " + length);
-        }
-        if (Long.compareUnsigned(length, deviceAttr.maxMrSize()) > 0 || wraps(address, length) ||
-            wraps(iova, length))
-        {
-            throw new VerbsException(Errno.EINVAL, "MR [0x" + Long.toHexString(iova) + ", +" + length +
-                ") wraps around the 64-bit address space or exceeds max_mr_size");
-        }
-        final int index = allocate(mrIndices, "MR", ctx.maxMr());
-        final MrEntry entry = MrEntry.user(pd, index, keys.nextInt(256), access, address, length,
-            0 != (access & AccessFlags.ZERO_BASED) ? 0 : iova);
-        final MemoryRegion mr = new MemoryRegion(pd, MrType.USER, entry);
-        pd.acquire();
-        mrTable.put(entry);
-        return mr;
+        return memory.regMr(pd, address, length, iova, access);
     }
 
     /**
      * {@code ib_dereg_mr}: refused while memory windows are bound to the region.
      *
-     * @param mr the region.
+     * @param mr the region (user or fast registration).
      */
     public synchronized void deregMr(final MemoryRegion mr)
     {
-        if (null == mr || mr.isDeregistered() || mrTable.region(mr.index() << 8) != mr.entry())
-        {
-            throw new VerbsException(Errno.EINVAL, "MR " + mr + " is not registered on this device");
-        }
-        if (mr.boundWindows() > 0)
-        {
-            throw new VerbsException(Errno.EBUSY, "MR lkey 0x" + Integer.toHexString(mr.lkey()) + " has " +
-                mr.boundWindows() + " bound memory windows; invalidate or deallocate them first");
-        }
-        mr.deregistered();
-        mrTable.remove(mr.entry());
-        mrIndices.free(mr.index());
-        mr.pd().release();
+        memory.deregMr(mr);
+    }
+
+    /**
+     * {@code ib_alloc_mr}: a region for fast registration, FREE until a {@link WrOpcode#REG_MR} work request
+     * registers the page list of its last {@link #mapMrSg}; lkey and rkey are equal.
+     *
+     * @param pd PD.
+     * @param type {@link MrType#MEM_REG} or {@link MrType#SG_GAPS} ({@link MrType#INTEGRITY}: EOPNOTSUPP).
+     * @param maxNumSg the most pages (SG_GAPS: elements) a registration may hold, 1..max_fast_reg_page_list_len.
+     * @return the region.
+     */
+    public synchronized MemoryRegion allocMr(final ProtectionDomain pd, final MrType type, final int maxNumSg)
+    {
+        checkPd(pd);
+        return memory.allocMr(pd, type, maxNumSg);
+    }
+
+    /**
+     * {@code ib_map_mr_sg}: stage a fast-registration region's translation from a scatter list mapped with
+     * {@link #dma()}: iova = the first DMA address + {@code sgOffset}; for MEM_REG every element after the first
+     * must start on a page and every element before the last end on one, unless they are contiguous (the kernel's
+     * {@code ib_sg_to_pages}); SG_GAPS takes any list. Call it while the region is not registered.
+     *
+     * @param mr a region from {@link #allocMr}.
+     * @param sg the DMA-mapped list.
+     * @param nents DMA segments to map (what {@link DeviceDma#mapSg} returned).
+     * @param sgOffset offset of the first byte in the first element.
+     * @param pageSize page size, a power of two 4 KiB..2 MiB (ignored for SG_GAPS).
+     * @return elements mapped (fewer than nents: a gap or a full list stopped it; treat it as a failure), or
+     *         {@code -EINVAL} (bad arguments, not a fast-registration region) / {@code -ENOMEM} (not one page fit).
+     */
+    public synchronized int mapMrSg(
+        final MemoryRegion mr, final ScatterList sg, final int nents, final int sgOffset, final int pageSize)
+    {
+        return memory.mapMrSg(mr, sg, nents, sgOffset, pageSize);
+    }
+
+    /**
+     * {@code ib_map_mr_sg} over DMA addresses and lengths (jrxe's DMA addresses are CPU addresses).
+     *
+     * @param mr a region from {@link #allocMr}.
+     * @param dmaAddr each element's DMA address.
+     * @param dmaLen each element's length.
+     * @param nents elements to map.
+     * @param sgOffset offset of the first byte in the first element.
+     * @param pageSize page size, a power of two 4 KiB..2 MiB (ignored for SG_GAPS).
+     * @return as {@link #mapMrSg(MemoryRegion, ScatterList, int, int, int)}.
+     */
+    public synchronized int mapMrSg(
+        final MemoryRegion mr, final long[] dmaAddr, final int[] dmaLen, final int nents, final int sgOffset,
+        final int pageSize)
+    {
+        return memory.mapMrSg(mr, dmaAddr, dmaLen, nents, sgOffset, pageSize);
+    }
+
+    /**
+     * {@code ib_update_fast_reg_key}: give a fast-registration region's lkey and rkey a new key byte before the next
+     * REG_MR (which carries the key to the device).
+     *
+     * @param mr a region from {@link #allocMr}.
+     * @param newKey the new key byte (low 8 bits used).
+     */
+    public synchronized void updateFastRegKey(final MemoryRegion mr, final int newKey)
+    {
+        memory.updateFastRegKey(mr, newKey);
+    }
+
+    /**
+     * {@code ib_inc_rkey}: the rkey with its key byte incremented (wrapping), for the next binding of a type 2
+     * window or registration of a fast-registration region.
+     *
+     * @param rkey a key.
+     * @return the key with the low byte + 1.
+     */
+    public static int incRkey(final int rkey)
+    {
+        return ((rkey + 1) & 0xff) | (rkey & ~0xff);
+    }
+
+    /**
+     * {@code ib_alloc_fmr}: an unmapped fast memory region.
+     *
+     * @param pd PD.
+     * @param access rights of every map.
+     * @param attr max_pages, max_maps, page_shift.
+     * @return the FMR.
+     */
+    public synchronized FastMemoryRegion allocFmr(final ProtectionDomain pd, final int access, final FmrAttr attr)
+    {
+        checkPd(pd);
+        return memory.allocFmr(pd, access, attr);
+    }
+
+    /**
+     * {@code ib_map_phys_fmr}: map a list of pages at {@code iova}, under new keys (applied on the engine thread).
+     *
+     * @param fmr the FMR.
+     * @param pageList page addresses, each aligned to the FMR's page size.
+     * @param listLen pages, 1..max_pages.
+     * @param iova I/O virtual address of the first page, aligned to the page size.
+     */
+    public void mapPhysFmr(final FastMemoryRegion fmr, final long[] pageList, final int listLen, final long iova)
+    {
+        memory.mapPhysFmr(fmr, pageList, listLen, iova); // not under the device lock: it waits for the engine
+    }
+
+    /**
+     * {@code ib_unmap_fmr}: unmap a list of FMRs with one engine-thread step (the kernel's one TPT sync).
+     *
+     * @param fmrs FMRs of this device.
+     */
+    public void unmapFmr(final Iterable<FastMemoryRegion> fmrs)
+    {
+        memory.unmapFmr(fmrs);
+    }
+
+    /**
+     * {@code ib_dealloc_fmr}: refused (EBUSY) while mapped.
+     *
+     * @param fmr the FMR.
+     */
+    public synchronized void deallocFmr(final FastMemoryRegion fmr)
+    {
+        memory.deallocFmr(fmr);
     }
 
     /**
@@ -477,15 +560,7 @@ public final class RxeDevice
     public synchronized MemoryWindow allocMw(final ProtectionDomain pd, final int type)
     {
         checkPd(pd);
-        if (MemoryWindow.TYPE_1 != type && MemoryWindow.TYPE_2 != type)
-        {
-            throw new VerbsException(Errno.EINVAL, "MW type " + type + " unknown: use TYPE_1 or TYPE_2 (2B)");
-        }
-        final int index = allocate(mwIndices, "MW", ctx.maxMw());
-        final MwEntry entry = new MwEntry(pd, type, index, keys.nextInt(256));
-        pd.acquire();
-        mrTable.put(entry);
-        return new MemoryWindow(pd, entry);
+        return memory.allocMw(pd, type);
     }
 
     /**
@@ -495,19 +570,13 @@ public final class RxeDevice
      */
     public synchronized void deallocMw(final MemoryWindow mw)
     {
-        if (null == mw || mrTable.window(mw.index() << 8) != mw.entry())
-        {
-            throw new VerbsException(Errno.EINVAL, "MW is not allocated on this device");
-        }
-        mw.entry().bind(mw.rkey(), null, 0, 0, 0, -1);
-        mrTable.remove(mw.entry());
-        mwIndices.free(mw.index());
-        mw.pd().release();
+        memory.deallocMw(mw);
     }
 
     /**
      * Bind a type 1 window through the API (the effect of {@code ibv_bind_mw}, applied at once rather than in
-     * send-queue order). A null region or zero length unbinds it.
+     * send-queue order), with every check of a BIND_MW work request. A null region with address and length 0
+     * unbinds it.
      *
      * @param mw type 1 window.
      * @param mr region in the same PD registered with MW_BIND, or null.
@@ -519,26 +588,7 @@ public final class RxeDevice
     public synchronized int bindMw(
         final MemoryWindow mw, final MemoryRegion mr, final long addr, final long length, final int access)
     {
-        if (MemoryWindow.TYPE_1 != mw.type())
-        {
-            throw new VerbsException(Errno.EINVAL, "only type 1 windows are bound through the API; " +
-                "type 2 windows are bound with a BIND_MW work request");
-        }
-        final String bad = mw.entry().checkBind(null, null == mr ? null : mr.entry(), addr, length, access);
-        if (null != bad)
-        {
-            throw new VerbsException(Errno.EINVAL, bad);
-        }
-        if (0 != (access & ~(AccessFlags.REMOTE | AccessFlags.ZERO_BASED)))
-        {
-            throw new VerbsException(Errno.EINVAL, "window rights must be REMOTE_READ/WRITE/ATOMIC only");
-        }
-        int keyByte = keys.nextInt(256);
-        if (keyByte == (mw.rkey() & 0xff))
-        {
-            keyByte = (keyByte + 1) & 0xff;
-        }
-        return mw.entry().bind(keyByte, null == mr ? null : mr.entry(), addr, length, access, -1);
+        return memory.bindMw(mw, mr, addr, length, access);
     }
 
     /**
@@ -951,13 +1001,6 @@ public final class RxeDevice
                 " is reached; destroy unused objects or raise it in RxeContext");
         }
         return handle;
-    }
-
-    // [start, start + length) must not wrap past 2^64 (an end exactly at 2^64 is fine)
-    private static boolean wraps(final long start, final long length)
-    {
-        final long end = start + length;
-        return 0 != end && Long.compareUnsigned(end, start) < 0;
     }
 
     // libibverbs blocks a destroy until every event taken is acknowledged; jrxe refuses instead of hanging

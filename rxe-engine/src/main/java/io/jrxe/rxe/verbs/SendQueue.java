@@ -205,6 +205,7 @@ final class SendQueue
         {
             wqe.localTargets(null == wr.mw() ? null : wr.mw().entry(),
                 null == wr.bindMr() ? null : wr.bindMr().entry(), null == wr.regMr() ? null : wr.regMr().entry());
+            wqe.bindSnapshot(null == wr.mw() ? 0 : wr.mw().rkey(), null == wr.bindMr() ? 0 : wr.bindMr().lkey());
         }
         else
         {
