@@ -27,6 +27,7 @@ import io.jrxe.rxe.verbs.WqeRing;
 import io.jrxe.rxe.verbs.WrOpcode;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayQueue;
+import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -40,7 +41,8 @@ import java.util.function.Consumer;
  * state and runs the requester, completer and responder on one thread, the engine thread.
  * <pre>
  *  app threads:   postSend/postRecv -> QpDoorbell.onPost -> Doorbell (MPSC)          modifyQp -> command queue
- *  engine thread: progress() = commands -> doorbells -> poller.poll() (rx: receive()) -> timers -> run QPs
+ *  engine thread: progress() = clock read -> commands -> doorbells -> poller.poll() (rx: receive()) -> timers
+ *                              -> run QPs -> packetIo.flush()
  *                 receive(): Receiver -> Responder / DatagramResponder / Completer / GsiEndpoint
  *                 run QP:    Requester (WQE -> packets) + READ responses, within a budget
  *                 tx:        Transmitter -> RxePacketIo.prepare/send (+ ICRC)
@@ -54,6 +56,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     public static final class Context
     {
         private NanoClock nanoClock;
+        private CachedNanoClock dutyCycleClock;
         private RxePacketIo packetIo;
         private RxePoller poller;
         private int maxQps = 1024;
@@ -78,6 +81,24 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         public Context nanoClock(final NanoClock value)
         {
             nanoClock = value;
+            return this;
+        }
+
+        /** @return the clock the engine sets to its once-per-duty-cycle reading, may be null */
+        public CachedNanoClock dutyCycleClock()
+        {
+            return dutyCycleClock;
+        }
+
+        /**
+         * @param value set to the engine's clock reading at the start of every duty cycle, so that the stack
+         *              and whatever else runs inside the cycle share that one reading instead of each reading
+         *              {@link #nanoClock} again; null (default) for none
+         * @return this
+         */
+        public Context dutyCycleClock(final CachedNanoClock value)
+        {
+            dutyCycleClock = value;
             return this;
         }
 
@@ -279,6 +300,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Context ctx;
     private final RxeDevice device;
     private final NanoClock clock;
+    private final CachedNanoClock dutyCycleClock;
+    private final RxePacketIo packetIo;
     private final RxePoller poller;
     private final EngineCounters counters = new EngineCounters();
     private final MrAccess mr;
@@ -318,8 +341,14 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.ctx = ctx.conclude();
         this.device = device;
         this.clock = ctx.nanoClock();
+        this.dutyCycleClock = ctx.dutyCycleClock();
+        this.packetIo = ctx.packetIo();
         this.poller = ctx.poller();
         this.nowNs = clock.nanoTime();
+        if (null != dutyCycleClock)
+        {
+            dutyCycleClock.update(nowNs);
+        }
         counters.mirror(ctx.counterSet());
         final int maxQps = ctx.maxQps();
         this.mr = new MrAccess(device.mrTable());
@@ -369,14 +398,19 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     }
 
     /**
-     * One duty cycle: applies QP modifies, drains doorbells, polls the network, fires timers and runs QPs within
-     * the packet budget. Engine thread only.
+     * One duty cycle: one clock read (shared through the {@link Context#dutyCycleClock}), applies QP modifies,
+     * drains doorbells, polls the network, fires timers, runs QPs within the packet budget and flushes what they
+     * queued ({@link RxePacketIo#flush()}). Engine thread only.
      *
      * @return work done, 0 when idle
      */
     public int progress()
     {
         nowNs = clock.nanoTime();
+        if (null != dutyCycleClock)
+        {
+            dutyCycleClock.update(nowNs);
+        }
         int work = commands.drain(commandHandler);
         work += doorbell.drain(doorbellHandler, ctx.maxQps());
         if (null != poller)
@@ -394,6 +428,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         }
         work += timers.poll(nowNs, timerHandler, ctx.maxQps());
         work += runQps(ctx.packetBudget());
+        work += packetIo.flush();
         return work;
     }
 

@@ -3,6 +3,7 @@ package io.jrxe.rxe.node;
 import io.jrxe.driver.NicDevice;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
+import io.jrxe.rxe.engine.RxeAgent;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
 import io.jrxe.rxe.stats.CountersFile;
@@ -147,7 +148,6 @@ public final class RoceNode implements AutoCloseable
     private final CountersFile counters;
     private final IdleStrategy idleStrategy;
     private final String deviceName;
-    private final NanoClock sourceClock;
     private final CachedNanoClock dutyCycleClock = new CachedNanoClock();
     private AgentRunner runner;
 
@@ -163,9 +163,9 @@ public final class RoceNode implements AutoCloseable
         }
         this.nic = ctx.nic;
         this.deviceName = ctx.deviceName;
-        // one clock read per duty cycle, shared by the engine and the stack (each would read it otherwise)
-        this.sourceClock = ctx.nanoClock;
-        dutyCycleClock.update(sourceClock.nanoTime());
+        // one clock read per duty cycle, shared by the engine and the stack (each would read it otherwise): the
+        // engine reads ctx.nanoClock at the start of its duty cycle and sets dutyCycleClock to it
+        dutyCycleClock.update(ctx.nanoClock.nanoTime());
         if (null == ctx.net.nanoClock())
         {
             ctx.net.nanoClock(dutyCycleClock);
@@ -178,7 +178,8 @@ public final class RoceNode implements AutoCloseable
         final RxeEngine.Context engineCtx = new RxeEngine.Context()
             .packetIo(packetIo)
             .poller(packetIo)
-            .nanoClock(dutyCycleClock)
+            .nanoClock(ctx.nanoClock)
+            .dutyCycleClock(dutyCycleClock)
             .maxQps(ctx.maxQps);
         if (null != counters)
         {
@@ -252,21 +253,24 @@ public final class RoceNode implements AutoCloseable
     }
 
     /**
-     * One duty cycle on the caller's thread: one clock read, verbs commands and doorbells, one stack poll
-     * (receive, ARP/ND, RoCE packets into the engine), timers, requesters, then a flush of what the engine queued.
+     * One duty cycle on the caller's thread, the engine's own ({@link RxeEngine#progress()}): one clock read, verbs
+     * commands and doorbells, one stack poll (receive, ARP/ND, RoCE packets into the engine), timers, requesters,
+     * then a flush of what the engine queued.
      *
      * @return work done, 0 when idle
      */
     public int progress()
     {
-        dutyCycleClock.update(sourceClock.nanoTime());
-        return engine.progress() + stack.flush();
+        return engine.progress();
     }
 
-    /** An Agent running {@link #progress()}, for a caller's own AgentRunner or AgentInvoker. */
+    /**
+     * The engine's {@link RxeAgent} (role {@code jrxe-<name>}), for a caller's own AgentRunner or AgentInvoker. The
+     * node, not the agent, owns and closes the engine: close the runner first, then the node.
+     */
     public Agent agent()
     {
-        return new NodeAgent(this);
+        return new RxeAgent(engine, "jrxe-" + deviceName);
     }
 
     /** Runs the engine on a dedicated thread until {@link #close()}. */
@@ -286,28 +290,5 @@ public final class RoceNode implements AutoCloseable
     {
         CloseHelper.closeAll(runner, engine, counters);
         runner = null;
-    }
-
-    /** The duty cycle as an Agent; the node, not the agent, owns and closes the engine. */
-    private static final class NodeAgent implements Agent
-    {
-        private final RoceNode node;
-
-        NodeAgent(final RoceNode node)
-        {
-            this.node = node;
-        }
-
-        @Override
-        public int doWork()
-        {
-            return node.progress();
-        }
-
-        @Override
-        public String roleName()
-        {
-            return "jrxe-" + node.deviceName;
-        }
     }
 }
