@@ -12,8 +12,6 @@ import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -149,7 +147,7 @@ public final class RoceNode implements AutoCloseable
     private final IdleStrategy idleStrategy;
     private final String deviceName;
     private final CachedNanoClock dutyCycleClock = new CachedNanoClock();
-    private AgentRunner runner;
+    private NodeThreads thread;
 
     /**
      * @throws IllegalArgumentException if a required setting is missing
@@ -191,8 +189,7 @@ public final class RoceNode implements AutoCloseable
         }
         this.engine = new RxeEngine(engineCtx, device);
         packetIo.sink(engine);
-        this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy :
-            new BackoffIdleStrategy(100, 10, 1_000, 100_000);
+        this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.BACKOFF.create();
     }
 
     private static CountersFile.Context countersContext(final Context ctx)
@@ -273,22 +270,24 @@ public final class RoceNode implements AutoCloseable
         return new RxeAgent(engine, "jrxe-" + deviceName);
     }
 
-    /** Runs the engine on a dedicated thread until {@link #close()}. */
+    /**
+     * Runs the engine on a dedicated thread until {@link #close()} ({@link NodeThreads.Layout#NODE} for this node,
+     * with the context's idle strategy).
+     */
     public synchronized void start()
     {
-        if (null != runner)
+        if (null != thread)
         {
             throw new IllegalStateException("node " + deviceName + " already started");
         }
-        runner = new AgentRunner(idleStrategy, Throwable::printStackTrace, null, agent());
-        AgentRunner.startOnThread(runner);
+        thread = NodeThreads.start(NodeThreads.Layout.NODE, () -> idleStrategy, this);
     }
 
     /** Stops the engine thread (if started), then closes the engine and the counters file. */
     @Override
     public synchronized void close()
     {
-        CloseHelper.closeAll(runner, engine, counters);
-        runner = null;
+        CloseHelper.closeAll(thread, engine, counters);
+        thread = null;
     }
 }
