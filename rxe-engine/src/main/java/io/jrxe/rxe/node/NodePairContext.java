@@ -19,6 +19,8 @@ public final class NodePairContext
     public static final int DEFAULT_BUFFER_COUNT = 4096;
     /** Driver buffer size for NICs with an MTU above 1500 (a 9000-byte frame and the virtio header fit). */
     public static final int JUMBO_BUFFER_SIZE = 10240;
+    /** Device and stack batch of bulk transfers: a whole virtqueue (the driver's 256), see {@link #deviceBatch}. */
+    public static final int BULK_DEVICE_BATCH = 256;
     /** Virtual time a step that did no work adds by default: well under the retransmit timeouts anyone uses. */
     public static final long DEFAULT_IDLE_ADVANCE_NS = 64_000;
 
@@ -61,10 +63,15 @@ public final class NodePairContext
         return (int)Math.min(1L << 28, Math.max(1L << 18, Long.highestOneBit(bytes - 1) << 1));
     }
 
-    /** Settings for path MTU {@code pathMtu} and {@code inFlightBytes} per direction: NIC MTU and wire buffering. */
+    /**
+     * Settings for a bulk workload at path MTU {@code pathMtu} with {@code inFlightBytes} per direction: the NIC MTU
+     * ({@link #nicMtuFor}), the wire buffering ({@link #linkBuffering(long, Mtu)}) and whole-virtqueue batches
+     * ({@link #BULK_DEVICE_BATCH}).
+     */
     public NodePairContext forWorkload(final Mtu pathMtu, final long inFlightBytes)
     {
-        return nicMtu(nicMtuFor(pathMtu)).linkBuffering(linkBuffering(inFlightBytes, pathMtu));
+        return nicMtu(nicMtuFor(pathMtu)).linkBuffering(linkBuffering(inFlightBytes, pathMtu))
+            .deviceBatch(BULK_DEVICE_BATCH);
     }
 
     public WireFaults faults()
