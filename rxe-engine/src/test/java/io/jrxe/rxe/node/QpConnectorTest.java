@@ -11,24 +11,31 @@ import io.jrxe.rxe.verbs.QpInitAttr;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
-import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.VerbsException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * The connector's transitions, on node A of a {@link NodePair} (a device with the GID table a node fills); the
+ * engines are not driven: only the verbs layer's view of the QP is checked.
+ */
 class QpConnectorTest
 {
-    private static final int PEER_IP = 0x0a09_0002;
+    private static final int PEER_IP = NodePair.IP_B;
 
-    private final RxeDevice device = new RxeDevice(new RxeContext().keySeed(3));
+    private final NodePair pair = new NodePair(new NodePairContext());
+    private final RxeDevice device = pair.a().device();
     private final CompletionQueue cq = device.createCq(16, null);
 
+    @AfterEach
+    void close()
     {
-        device.gidTable().setIpv4(RoceNode.GID_INDEX_IPV4, 0x0a09_0001);
+        pair.close();
     }
 
     @Test
