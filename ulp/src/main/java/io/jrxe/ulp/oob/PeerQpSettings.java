@@ -119,9 +119,14 @@ public record PeerQpSettings(
      */
     public QpConnector connector(final Mtu pathMtu, final int sgidIndex)
     {
-        return new QpConnector().pathMtu(pathMtu).sgidIndex(sgidIndex).access(qpAccessFlags)
-            .rdAtomic(maxRdAtomic, maxDestRdAtomic).minRnrTimer(minRnrTimer).hopLimit(hopLimit).timeout(timeout)
-            .retryCnt(retryCnt).rnrRetry(rnrRetry);
+        return connector().pathMtu(pathMtu).sgidIndex(sgidIndex);
+    }
+
+    /** A connector with this tool's settings; path MTU and GID index matter only for RTR. */
+    private QpConnector connector()
+    {
+        return new QpConnector().access(qpAccessFlags).rdAtomic(maxRdAtomic, maxDestRdAtomic)
+            .minRnrTimer(minRnrTimer).hopLimit(hopLimit).timeout(timeout).retryCnt(retryCnt).rnrRetry(rnrRetry);
     }
 
     /**
@@ -133,7 +138,7 @@ public record PeerQpSettings(
      */
     public int fillInit(final QpAttr attr, final int portNum)
     {
-        return connector(PINGPONG_DEFAULT_MTU, 0).portNum(portNum).fillInit(attr, QpType.RC);
+        return connector().portNum(portNum).fillInit(attr, QpType.RC);
     }
 
     /**
@@ -174,6 +179,6 @@ public record PeerQpSettings(
      */
     public int fillRts(final QpAttr attr, final int sqPsn)
     {
-        return connector(PINGPONG_DEFAULT_MTU, 0).fillRts(attr, QpType.RC, sqPsn & Psn.MASK);
+        return connector().fillRts(attr, QpType.RC, sqPsn & Psn.MASK);
     }
 }
