@@ -184,7 +184,7 @@ public final class NodePairContext
      * The key seed of node {@code index}: the one set plus the index, else the node's IPv4 address, so that the two
      * nodes hand out different keys.
      */
-    public long keySeed(final int index, final int ipv4Address)
+    long keySeed(final int index, final int ipv4Address)
     {
         return null != keySeed ? keySeed + index : ipv4Address;
     }

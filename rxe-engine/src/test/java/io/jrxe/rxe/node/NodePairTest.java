@@ -3,12 +3,18 @@ package io.jrxe.rxe.node;
 import io.jrxe.driver.emu.WireCounters;
 import io.jrxe.driver.emu.WireFaults;
 import io.jrxe.rxe.stats.RxeCounter;
+import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.Mtu;
+import io.jrxe.rxe.verbs.RxeDevice;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,6 +136,30 @@ class NodePairTest
         assertEquals(1 << 28, NodePairContext.linkBuffering(1L << 40, Mtu.MTU_4096));
         assertEquals(10240, new NodePairContext().nicMtu(9000).bufferSize());
         assertEquals(2048, new NodePairContext().bufferSize());
+    }
+
+    @Test
+    void shouldSeedTheKeysOfBothNodesDifferently()
+    {
+        final int[] first = firstRkeys(new NodePairContext().keySeed(42));
+        assertArrayEquals(first, firstRkeys(new NodePairContext().keySeed(42)), "a seed gives the same keys");
+        assertNotEquals(first[0], first[1], "node B's keys are not node A's");
+        assertNotEquals(first[0], firstRkeys(new NodePairContext().keySeed(43))[0]);
+    }
+
+    private static int[] firstRkeys(final NodePairContext ctx)
+    {
+        try (NodePair pair = new NodePair(ctx))
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(4096, 4096));
+            final int[] rkeys = new int[2];
+            for (int i = 0; i < 2; i++)
+            {
+                final RxeDevice device = (0 == i ? pair.a() : pair.b()).device();
+                rkeys[i] = device.regMr(device.allocPd(), buffer, AccessFlags.REMOTE_READ).rkey();
+            }
+            return rkeys;
+        }
     }
 
     static void fail(final Throwable ex)
