@@ -1,6 +1,7 @@
 package io.jrxe.tests;
 
 import io.jrxe.driver.emu.FrameHandler;
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.proto.Aeth;
 import io.jrxe.rxe.proto.Opcode;
@@ -25,10 +26,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.jrxe.tests.DeterministicNodes.IP_B;
-import static io.jrxe.tests.DeterministicNodes.IP_RAW;
-import static io.jrxe.tests.DeterministicNodes.MAC_B;
-import static io.jrxe.tests.DeterministicNodes.MAC_RAW;
+import static io.jrxe.rxe.node.NodePair.IP_B;
+import static io.jrxe.rxe.node.NodePair.IP_RAW;
+import static io.jrxe.rxe.node.NodePair.MAC_B;
+import static io.jrxe.rxe.node.NodePair.MAC_RAW;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,9 +52,9 @@ class AdversarialPeerTest
     private static final int WRITE_RIGHTS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
     private static final int ALL = RcStream.ALL_ACCESS;
 
-    private final DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context().rawPort(true));
-    private final Side b = new Side(nodes.b, 64);
-    private final Side other = new Side(nodes.b, 64); // another PD on the same device
+    private final NodePair nodes = new NodePair(TestPairs.deterministic().rawPort(true));
+    private final Side b = new Side(nodes.b(), 64);
+    private final Side other = new Side(nodes.b(), 64); // another PD on the same device
     private final GuardedRegion all = b.region(LEN, ALL);
     private final GuardedRegion readOnly = b.region(LEN, AccessFlags.REMOTE_READ);
     private final GuardedRegion writeOnly = b.region(LEN, WRITE_RIGHTS);
@@ -70,7 +71,7 @@ class AdversarialPeerTest
 
     AdversarialPeerTest()
     {
-        nodes.b.stack().staticNeighbor4(IP_RAW, MAC_RAW);
+        nodes.b().stack().staticNeighbor4(IP_RAW, MAC_RAW);
         for (final GuardedRegion r : new GuardedRegion[]{all, readOnly, writeOnly, otherPd})
         {
             for (int i = 0; i < LEN; i++)
@@ -389,6 +390,6 @@ class AdversarialPeerTest
 
     private long b(final RxeCounter counter)
     {
-        return nodes.b.engine().counters().get(counter);
+        return nodes.b().engine().counters().get(counter);
     }
 }

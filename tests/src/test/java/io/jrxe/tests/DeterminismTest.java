@@ -1,6 +1,7 @@
 package io.jrxe.tests;
 
 import io.jrxe.driver.emu.WireCounters;
+import io.jrxe.rxe.node.NodePair;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -38,7 +39,7 @@ class DeterminismTest
 
     private static Run run(final long seed)
     {
-        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()
+        try (NodePair nodes = new NodePair(TestPairs.deterministic()
             .faults(SoakTest.soakFaults(seed))))
         {
             final MixedRcWorkload workload = new MixedRcWorkload(nodes, SoakTest.soakConnector(), 4, 16,

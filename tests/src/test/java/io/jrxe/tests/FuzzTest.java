@@ -7,6 +7,7 @@ import io.jrxe.driver.emu.WirePort;
 import io.jrxe.net.Checksum;
 import io.jrxe.net.Ipv4;
 import io.jrxe.net.NetCounter;
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.RoceV2;
@@ -29,10 +30,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import static io.jrxe.tests.DeterministicNodes.IP_A;
-import static io.jrxe.tests.DeterministicNodes.IP_B;
-import static io.jrxe.tests.DeterministicNodes.MAC_A;
-import static io.jrxe.tests.DeterministicNodes.MAC_B;
+import static io.jrxe.rxe.node.NodePair.IP_A;
+import static io.jrxe.rxe.node.NodePair.IP_B;
+import static io.jrxe.rxe.node.NodePair.MAC_A;
+import static io.jrxe.rxe.node.NodePair.MAC_B;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,11 +76,11 @@ class FuzzTest
             wcs[i] = new WorkCompletion();
         }
         final long start = System.nanoTime();
-        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()))
+        try (NodePair nodes = new NodePair(TestPairs.deterministic()))
         {
-            nodes.resolveNeighbours();
-            final Side a = new Side(nodes.a, 64);
-            final Side b = new Side(nodes.b, 1024);
+            nodes.resolve(TestPairs.RESOLVE_NS);
+            final Side a = new Side(nodes.a(), 64);
+            final Side b = new Side(nodes.b(), 1024);
             final GuardedRegion memory = b.region(4 * MTU, RcStream.ALL_ACCESS);
             final GuardedRegion recvBuffers = b.region(RECV_SLOTS * 2 * MTU, RcStream.ALL_ACCESS);
             setUpTargets(nodes, a, b);
@@ -113,13 +114,13 @@ class FuzzTest
             final long fuzzMs = (System.nanoTime() - start) / 1_000_000;
 
             final WireCounters toB = nodes.wire().counters(0, 1);
-            final EmulatedNicCounters nicB = nodes.network.nic(1).counters();
+            final EmulatedNicCounters nicB = nodes.network().nic(1).counters();
             assertEquals(FRAMES, toB.get(WireCounters.FRAMES_IN) - countOwnFrames(nodes));
             assertEquals(0, nicB.get(EmulatedNicCounters.RX_DROPPED_NO_BUFFER), "every frame reached B's driver");
-            final NicStats driverB = nodes.nicB.stats();
+            final NicStats driverB = nodes.nicB().stats();
             assertEquals(nicB.get(EmulatedNicCounters.RX_FRAMES), driverB.rxPackets + driverB.rxDropped,
                 "the driver took or counted every frame the device delivered");
-            assertEquals(driverB.rxPackets, nodes.b.stack().counter(NetCounter.RX_FRAMES),
+            assertEquals(driverB.rxPackets, nodes.b().stack().counter(NetCounter.RX_FRAMES),
                 "the stack saw every frame the driver took: " + driverB);
             memory.assertGuardsIntact("B's fuzzed MR");
             recvBuffers.assertGuardsIntact("B's receive buffers");
@@ -139,7 +140,7 @@ class FuzzTest
 
     // ------------------------------------------------------------------ set-up
 
-    private void setUpTargets(final DeterministicNodes nodes, final Side a, final Side b)
+    private void setUpTargets(final NodePair nodes, final Side a, final Side b)
     {
         final QpConnector connector = new QpConnector().pathMtu(Mtu.MTU_1024).rdAtomic(4, 4).timeout(8);
         for (final QpType type : new QpType[]{QpType.RC, QpType.RC, QpType.UC})
@@ -389,7 +390,7 @@ class FuzzTest
 
     // ------------------------------------------------------------------ driving
 
-    private void drain(final DeterministicNodes nodes)
+    private void drain(final NodePair nodes)
     {
         final WireCounters toB = nodes.wire().counters(0, 1);
         int idle = 0;
@@ -408,7 +409,7 @@ class FuzzTest
     }
 
     /** Puts fuzzed QPs that were knocked to ERR back to RTS and tops up every receive queue. */
-    private void rearm(final DeterministicNodes nodes, final Side b, final GuardedRegion recvBuffers)
+    private void rearm(final NodePair nodes, final Side b, final GuardedRegion recvBuffers)
     {
         final QpConnector connector = new QpConnector().pathMtu(Mtu.MTU_1024).rdAtomic(4, 4).timeout(8);
         boolean modified = false;
@@ -444,12 +445,12 @@ class FuzzTest
     }
 
     /** Frames A's own device sent on port 0 (ARP, B-bound responses of A's engine), besides the injected ones. */
-    private static long countOwnFrames(final DeterministicNodes nodes)
+    private static long countOwnFrames(final NodePair nodes)
     {
-        return nodes.network.nic(0).counters().get(EmulatedNicCounters.TX_FRAMES);
+        return nodes.network().nic(0).counters().get(EmulatedNicCounters.TX_FRAMES);
     }
 
-    private void assertDropsByReason(final DeterministicNodes nodes, final String report)
+    private void assertDropsByReason(final NodePair nodes, final String report)
     {
         final RxeCounter[] reasons = {RxeCounter.ICRC_ERR, RxeCounter.BAD_OPCODE, RxeCounter.BAD_PKEY,
             RxeCounter.BAD_QPN, RxeCounter.QP_NOT_READY, RxeCounter.BAD_QKEY, RxeCounter.BAD_HEADER_LENGTH,
@@ -458,41 +459,41 @@ class FuzzTest
         long drops = 0;
         for (final RxeCounter c : reasons)
         {
-            final long v = nodes.b.engine().counters().get(c);
+            final long v = nodes.b().engine().counters().get(c);
             assertTrue(v > 0, "no drop counted as " + c.label() + "\n" + report);
             drops += v;
         }
-        final long received = nodes.b.engine().counters().get(RxeCounter.RCVD_PKTS);
-        assertEquals(nodes.b.stack().counter(NetCounter.UDP_DATAGRAMS_RCVD), received + drops,
+        final long received = nodes.b().engine().counters().get(RxeCounter.RCVD_PKTS);
+        assertEquals(nodes.b().stack().counter(NetCounter.UDP_DATAGRAMS_RCVD), received + drops,
             "every RoCE datagram B's stack handed up was received or dropped for one reason");
-        assertTrue(received > 0 && nodes.b.engine().counters().get(RxeCounter.NAK_SENT) > 0 &&
-            nodes.b.engine().counters().get(RxeCounter.OUT_OF_SEQ_REQUEST) > 0 &&
-            nodes.b.engine().counters().get(RxeCounter.DUPLICATE_REQUEST) > 0 &&
-            nodes.b.engine().counters().get(RxeCounter.OPCODE_SEQ_ERR) > 0, "the fuzz reached the transport\n" +
+        assertTrue(received > 0 && nodes.b().engine().counters().get(RxeCounter.NAK_SENT) > 0 &&
+            nodes.b().engine().counters().get(RxeCounter.OUT_OF_SEQ_REQUEST) > 0 &&
+            nodes.b().engine().counters().get(RxeCounter.DUPLICATE_REQUEST) > 0 &&
+            nodes.b().engine().counters().get(RxeCounter.OPCODE_SEQ_ERR) > 0, "the fuzz reached the transport\n" +
             report);
         for (final NetCounter c : new NetCounter[]{NetCounter.BAD_IP_CHECKSUM, NetCounter.BAD_ETHERTYPE,
             NetCounter.NOT_OUR_MAC, NetCounter.BAD_UDP_LENGTH})
         {
-            assertTrue(nodes.b.stack().counter(c) > 0, "no stack drop counted as " + c.label() + "\n" + report);
+            assertTrue(nodes.b().stack().counter(c) > 0, "no stack drop counted as " + c.label() + "\n" + report);
         }
     }
 
-    private String report(final DeterministicNodes nodes, final long fuzzMs, final long[] kinds)
+    private String report(final NodePair nodes, final long fuzzMs, final long[] kinds)
     {
         final StringBuilder sb = new StringBuilder("fuzz: ").append(FRAMES).append(" frames (")
             .append(kinds[0]).append(" random, ").append(kinds[1]).append(" random transport, ").append(kinds[2])
             .append(" mutated templates) into node B in ").append(fuzzMs).append(" ms wall\n  engine B:");
         for (final RxeCounter c : RxeCounter.values())
         {
-            final long v = nodes.b.engine().counters().get(c);
+            final long v = nodes.b().engine().counters().get(c);
             if (0 != v)
             {
                 sb.append(' ').append(c.label()).append('=').append(v);
             }
         }
         sb.append("\n  stack B: ");
-        nodes.b.stack().appendCounters(sb, true);
-        sb.append("\n  nic B: ").append(nodes.network.nic(1).counters());
+        nodes.b().stack().appendCounters(sb, true);
+        sb.append("\n  nic B: ").append(nodes.network().nic(1).counters());
         return sb.toString();
     }
 }

@@ -2,6 +2,7 @@ package io.jrxe.tests;
 
 import io.jrxe.driver.emu.WireCounters;
 import io.jrxe.net.NetCounter;
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.stats.RxeCounter;
@@ -18,19 +19,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Mixed RC traffic in both directions over {@code qpPairs} connected QP pairs between the two nodes of a
- * {@link DeterministicNodes}: two {@link RcStream}s per pair (A to B and B to A), every completion checked as it
+ * {@link NodePair}: two {@link RcStream}s per pair (A to B and B to A), every completion checked as it
  * is polled, the final memory and the absence of stray completions checked at the end.
  */
 final class MixedRcWorkload
 {
-    final DeterministicNodes nodes;
+    final NodePair nodes;
     final Side a;
     final Side b;
     final RcStream[] streams;
     private final WorkCompletion[] wcs = new WorkCompletion[64];
 
     MixedRcWorkload(
-        final DeterministicNodes nodes,
+        final NodePair nodes,
         final QpConnector connector,
         final int qpPairs,
         final int window,
@@ -44,8 +45,8 @@ final class MixedRcWorkload
         {
             wcs[i] = new WorkCompletion();
         }
-        a = new Side(nodes.a, 4 * qpPairs * window);
-        b = new Side(nodes.b, 4 * qpPairs * window);
+        a = new Side(nodes.a(), 4 * qpPairs * window);
+        b = new Side(nodes.b(), 4 * qpPairs * window);
         streams = new RcStream[2 * qpPairs];
         if (0 != totalOps % streams.length)
         {
@@ -60,7 +61,7 @@ final class MixedRcWorkload
             // start near the top of the 24-bit PSN space so the runs wrap it
             final int psnAb = (0xFF_FF00 + 977 * p) & 0xFF_FFFF;
             final int psnBa = (0xFF_FFF0 - 531 * p) & 0xFF_FFFF;
-            Side.connect(connector, a, qa, DeterministicNodes.IP_A, b, qb, DeterministicNodes.IP_B, psnAb, psnBa);
+            Side.connect(connector, a, qa, NodePair.IP_A, b, qb, NodePair.IP_B, psnAb, psnBa);
             streams[2 * p] = new RcStream(2 * p, a, qa, b, qb, window, maxLength, perStream, recvDelay, seed);
             streams[2 * p + 1] = new RcStream(2 * p + 1, b, qb, a, qa, window, maxLength, perStream, recvDelay,
                 seed);
@@ -151,7 +152,7 @@ final class MixedRcWorkload
     List<Long> fingerprint()
     {
         final List<Long> values = new ArrayList<>();
-        for (final RoceNode node : new RoceNode[]{nodes.a, nodes.b})
+        for (final RoceNode node : new RoceNode[]{nodes.a(), nodes.b()})
         {
             for (int id = 0; id < RxeCounter.count(); id++)
             {

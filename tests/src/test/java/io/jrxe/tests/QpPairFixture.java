@@ -1,6 +1,8 @@
 package io.jrxe.tests;
 
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.node.ManualClock;
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.CompletionQueue;
@@ -18,7 +20,7 @@ import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * One connected RC QP pair between the nodes of a {@link DeterministicNodes} on a perfect wire with a
+ * One connected RC QP pair between the nodes of a {@link NodePair} on a perfect wire with a
  * {@link WireTap}, ARP already resolved, and a registered buffer on each side; completions are collected as
  * copies.
  */
@@ -28,7 +30,7 @@ final class QpPairFixture implements AutoCloseable
     static final int PSN_BA = 0x00_1000;
     static final int BUFFER = 64 * 1024;
 
-    final DeterministicNodes nodes;
+    final NodePair nodes;
     final WireTap tap;
     final Side a;
     final Side b;
@@ -46,13 +48,13 @@ final class QpPairFixture implements AutoCloseable
     {
         final ManualClock clock = new ManualClock();
         tap = new WireTap(clock);
-        nodes = new DeterministicNodes(new DeterministicNodes.Context().clock(clock)
+        nodes = new NodePair(TestPairs.deterministic().clock(clock)
             .faults(WireFaults.none().filter(tap)));
-        a = new Side(nodes.a, 256);
-        b = new Side(nodes.b, 256);
+        a = new Side(nodes.a(), 256);
+        b = new Side(nodes.b(), 256);
         ma = a.region(BUFFER, RcStream.ALL_ACCESS);
         mb = b.region(BUFFER, RcStream.ALL_ACCESS);
-        nodes.resolveNeighbours();
+        nodes.resolve(TestPairs.RESOLVE_NS);
         connect(connector);
     }
 
@@ -61,7 +63,7 @@ final class QpPairFixture implements AutoCloseable
     {
         qa = a.qp(QpType.RC, 16, 16);
         qb = b.qp(QpType.RC, 16, 16);
-        Side.connect(connector, a, qa, DeterministicNodes.IP_A, b, qb, DeterministicNodes.IP_B, PSN_AB, PSN_BA);
+        Side.connect(connector, a, qa, NodePair.IP_A, b, qb, NodePair.IP_B, PSN_AB, PSN_BA);
         nodes.settle(1_000_000);
     }
 
@@ -124,12 +126,12 @@ final class QpPairFixture implements AutoCloseable
 
     long a(final RxeCounter counter)
     {
-        return nodes.a.engine().counters().get(counter);
+        return nodes.a().engine().counters().get(counter);
     }
 
     long b(final RxeCounter counter)
     {
-        return nodes.b.engine().counters().get(counter);
+        return nodes.b().engine().counters().get(counter);
     }
 
     @Override

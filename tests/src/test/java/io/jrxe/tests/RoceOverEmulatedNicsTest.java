@@ -1,6 +1,7 @@
 package io.jrxe.tests;
 
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.stats.CountersFile;
@@ -46,13 +47,13 @@ class RoceOverEmulatedNicsTest
     @Test
     void shouldSendWriteAndReadAcrossTheEmulatedWire()
     {
-        try (TwoNodes nodes = new TwoNodes(WireFaults.none(), 1500, countersDir))
+        try (NodePair nodes = new NodePair(TestPairs.threaded(1500, countersDir)))
         {
-            final Side a = new Side(nodes.a);
-            final Side b = new Side(nodes.b);
+            final Side a = new Side(nodes.a());
+            final Side b = new Side(nodes.b());
             final QpConnector connector = new QpConnector().pathMtu(Mtu.MTU_1024).rdAtomic(4, 4);
-            connector.connect(a.node.device(), a.qp, 0, GidTable.ipv4MappedLo(TwoNodes.IP_B), b.qp.qpn(), 200, 100);
-            connector.connect(b.node.device(), b.qp, 0, GidTable.ipv4MappedLo(TwoNodes.IP_A), a.qp.qpn(), 100, 200);
+            connector.connect(a.node.device(), a.qp, 0, GidTable.ipv4MappedLo(NodePair.IP_B), b.qp.qpn(), 200, 100);
+            connector.connect(b.node.device(), b.qp, 0, GidTable.ipv4MappedLo(NodePair.IP_A), a.qp.qpn(), 100, 200);
 
             for (int i = 0; i < LEN; i++)
             {
@@ -93,7 +94,7 @@ class RoceOverEmulatedNicsTest
                     recvDone[0]++;
                 }
                 return 2 == sendDone[0] && 1 == recvDone[0];
-            }, 30_000, "SEND and READ completions");
+            }, 30_000_000_000L, "SEND and READ completions");
 
             for (int i = 0; i < LEN; i++)
             {

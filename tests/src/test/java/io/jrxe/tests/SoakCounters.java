@@ -3,6 +3,7 @@ package io.jrxe.tests;
 import io.jrxe.driver.emu.EmulatedNicCounters;
 import io.jrxe.driver.emu.WireCounters;
 import io.jrxe.net.NetCounter;
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.stats.CountersFileReader;
@@ -38,14 +39,14 @@ final class SoakCounters
     {
     }
 
-    static void assertConsistent(final Path countersDir, final DeterministicNodes nodes, final MixedRcWorkload w)
+    static void assertConsistent(final Path countersDir, final NodePair nodes, final MixedRcWorkload w)
     {
-        final Map<String, Long> a = stat(countersDir, nodes.a);
-        final Map<String, Long> b = stat(countersDir, nodes.b);
-        direction("A->B", a, b, nodes.a, nodes.b, nodes.wire().counters(0, 1), nodes.wire().counters(1, 0),
-            nodes.network.nic(1).counters(), w);
-        direction("B->A", b, a, nodes.b, nodes.a, nodes.wire().counters(1, 0), nodes.wire().counters(0, 1),
-            nodes.network.nic(0).counters(), w);
+        final Map<String, Long> a = stat(countersDir, nodes.a());
+        final Map<String, Long> b = stat(countersDir, nodes.b());
+        direction("A->B", a, b, nodes.a(), nodes.b(), nodes.wire().counters(0, 1), nodes.wire().counters(1, 0),
+            nodes.network().nic(1).counters(), w);
+        direction("B->A", b, a, nodes.b(), nodes.a(), nodes.wire().counters(1, 0), nodes.wire().counters(0, 1),
+            nodes.network().nic(0).counters(), w);
     }
 
     /**

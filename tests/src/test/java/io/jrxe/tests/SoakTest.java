@@ -2,6 +2,7 @@ package io.jrxe.tests;
 
 import io.jrxe.driver.emu.WireCounters;
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.stats.RxeCounter;
@@ -45,7 +46,7 @@ class SoakTest
     void shouldCompleteEveryMixedOperationExactlyOnceWithIntactDataUnderFaults()
     {
         final long start = System.nanoTime();
-        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()
+        try (NodePair nodes = new NodePair(TestPairs.deterministic()
             .faults(soakFaults(SEED)).countersDirectory(countersDir)))
         {
             final MixedRcWorkload workload = new MixedRcWorkload(nodes, soakConnector(), 4, 16, 3 * 1024 + 512,
@@ -70,7 +71,7 @@ class SoakTest
     void shouldRecoverFromRnrNaksUnderFaults()
     {
         final long start = System.nanoTime();
-        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()
+        try (NodePair nodes = new NodePair(TestPairs.deterministic()
             .faults(soakFaults(SEED + 1))))
         {
             final MixedRcWorkload workload = new MixedRcWorkload(nodes, soakConnector(), 4, 16, 3 * 1024 + 512,
@@ -78,7 +79,7 @@ class SoakTest
             workload.run(3_600_000_000_000L);
             assertEquals(OPS / 5, workload.totalOps());
             System.out.println(report(workload, (System.nanoTime() - start) / 1_000_000));
-            for (final RoceNode node : new RoceNode[]{nodes.a, nodes.b})
+            for (final RoceNode node : new RoceNode[]{nodes.a(), nodes.b()})
             {
                 assertTrue(node.engine().counters().get(RxeCounter.SEND_RNR_ERR) > 0, "RNR NAKs sent");
                 assertTrue(node.engine().counters().get(RxeCounter.RCVD_RNR_ERR) > 0, "RNR NAKs received");
@@ -96,7 +97,7 @@ class SoakTest
     void shouldCompleteDeepQueuesBeyondTheUnackedPsnWindowUnderFaults(@TempDir final Path dir)
     {
         final long start = System.nanoTime();
-        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()
+        try (NodePair nodes = new NodePair(TestPairs.deterministic()
             .faults(soakFaults(SEED + 3)).countersDirectory(dir)))
         {
             final MixedRcWorkload workload = new MixedRcWorkload(nodes, soakConnector().rdAtomic(64, 64), 2, 64,
@@ -113,16 +114,16 @@ class SoakTest
     void shouldCarryJumboMtuTrafficUnderFaults()
     {
         final long start = System.nanoTime();
-        try (DeterministicNodes nodes = new DeterministicNodes(new DeterministicNodes.Context()
-            .faults(soakFaults(SEED + 2)).netdevMtu(9000)))
+        try (NodePair nodes = new NodePair(TestPairs.deterministic()
+            .faults(soakFaults(SEED + 2)).nicMtu(9000)))
         {
             final MixedRcWorkload workload = new MixedRcWorkload(nodes, soakConnector().pathMtu(Mtu.MTU_4096), 4, 16,
                 3 * 4096 + 2048, OPS / 5, 0, SEED + 2);
             workload.run(3_600_000_000_000L);
             assertEquals(OPS / 5, workload.totalOps());
             System.out.println(report(workload, (System.nanoTime() - start) / 1_000_000));
-            assertTrue(nodes.a.engine().counters().get(RxeCounter.RCVD_BYTES) >
-                nodes.a.engine().counters().get(RxeCounter.RCVD_PKTS) * 1024, "packets larger than 1 KiB on average");
+            assertTrue(nodes.a().engine().counters().get(RxeCounter.RCVD_BYTES) >
+                nodes.a().engine().counters().get(RxeCounter.RCVD_PKTS) * 1024, "packets larger than 1 KiB on average");
         }
     }
 
@@ -150,8 +151,8 @@ class SoakTest
         sb.append("  wire 1->0 ").append(workload.nodes.wire().counters(1, 0)).append('\n');
         for (final RxeCounter c : RxeCounter.values())
         {
-            final long va = workload.nodes.a.engine().counters().get(c);
-            final long vb = workload.nodes.b.engine().counters().get(c);
+            final long va = workload.nodes.a().engine().counters().get(c);
+            final long vb = workload.nodes.b().engine().counters().get(c);
             if (0 != va || 0 != vb)
             {
                 sb.append("  ").append(c.label()).append(" a=").append(va).append(" b=").append(vb).append('\n');

@@ -11,7 +11,7 @@ import java.util.function.Predicate;
 /**
  * A {@link WireFilter} that records every RoCE frame offered to the wire (direction, opcode, QP, PSN, AETH
  * syndrome, virtual time) and drops the ones its current rule picks. Non-RoCE frames (ARP) pass unrecorded.
- * Runs on the thread stepping the devices: the test thread in {@link DeterministicNodes}.
+ * Runs on the thread stepping the devices: the test thread of a deterministic {@link io.jrxe.rxe.node.NodePair}.
  */
 final class WireTap implements WireFilter
 {

@@ -2,6 +2,8 @@ package io.jrxe.tools;
 
 import io.jrxe.net.Ipv4;
 import io.jrxe.net.PcapWriter;
+import io.jrxe.rxe.node.NodePair;
+import io.jrxe.rxe.node.NodePairContext;
 import io.jrxe.rxe.verbs.Mtu;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,8 +26,8 @@ import java.util.concurrent.Callable;
     description = "Two jrxe nodes on emulated NICs: ping, then a verified RC mix of SEND, WRITE, READ and atomics.")
 final class DemoCommand implements Callable<Integer>
 {
-    static final int IP_A = RocePair.IP_A;
-    static final int IP_B = RocePair.IP_B;
+    static final int IP_A = NodePair.IP_A;
+    static final int IP_B = NodePair.IP_B;
 
     @Option(names = "--pings", description = "echo requests each way (default: ${DEFAULT-VALUE})")
     int pings = 10;
@@ -67,11 +69,12 @@ final class DemoCommand implements Callable<Integer>
         final Mtu pathMtu = validate();
         final long timeoutNs = (long)(timeout * 1e9);
         try (PcapWriter writer = null == pcap ? null : new PcapWriter(pcap, true);
-            RocePair pair = new RocePair(wire.faults(), pathMtu, (long)qpCount * window * size, writer,
-                Throwable::printStackTrace))
+            NodePair pair = new NodePair(new NodePairContext().faults(wire.faults())
+                .forWorkload(pathMtu, (long)qpCount * window * size).pcapA(writer)
+                .errorHandler(Throwable::printStackTrace)))
         {
-            System.out.println("demo: node A " + Ipv4.format(IP_A) + " on " + pair.nics.a.name() + ", node B " +
-                Ipv4.format(IP_B) + " on " + pair.nics.b.name() + ", NIC MTU " + RocePair.nicMtuFor(pathMtu) +
+            System.out.println("demo: node A " + Ipv4.format(IP_A) + " on " + pair.nicA().name() + ", node B " +
+                Ipv4.format(IP_B) + " on " + pair.nicB().name() + ", NIC MTU " + NodePairContext.nicMtuFor(pathMtu) +
                 (wire.any() ? ", wire faults " + wire.faults() : ""));
             final boolean pingOk = ping(pair, timeoutNs);
 
@@ -92,7 +95,7 @@ final class DemoCommand implements Callable<Integer>
                 "verified in %.3f s: %.1f Mbit/s, %.0f messages/s%n", qpCount, pathMtu.bytes(),
                 workload.completed(), workload.total(), size, seconds, workload.bytes() * 8 / seconds / 1e6,
                 workload.completed() / seconds);
-            pair.printCounters(System.out);
+            PairCounters.print(pair, System.out);
             for (final String error : errors)
             {
                 System.out.println("rc error: " + error);
@@ -140,22 +143,22 @@ final class DemoCommand implements Callable<Integer>
     }
 
     /** Both nodes ping each other through their stacks (this also resolves their MACs by ARP). */
-    private boolean ping(final RocePair pair, final long timeoutNs)
+    private boolean ping(final NodePair pair, final long timeoutNs)
     {
-        final Pinger ab = new Pinger(pair.a.stack(), pair.b.stack(), IP_B, pings);
-        final Pinger ba = new Pinger(pair.b.stack(), pair.a.stack(), IP_A, pings);
+        final Pinger ab = new Pinger(pair.a().stack(), pair.b().stack(), IP_B, pings);
+        final Pinger ba = new Pinger(pair.b().stack(), pair.a().stack(), IP_A, pings);
         final long deadline = System.nanoTime() + timeoutNs;
         while ((!ab.done() || !ba.done()) && System.nanoTime() - deadline < 0)
         {
             ab.step();
             ba.step();
-            pair.progress();
+            pair.step();
         }
         ab.report("A -> B");
         ba.report("B -> A");
-        System.out.println("node A net: " + pair.a.stack().appendCounters(new StringBuilder(), true).toString()
+        System.out.println("node A net: " + pair.a().stack().appendCounters(new StringBuilder(), true).toString()
             .replace('\n', ' '));
-        System.out.println("node B net: " + pair.b.stack().appendCounters(new StringBuilder(), true).toString()
+        System.out.println("node B net: " + pair.b().stack().appendCounters(new StringBuilder(), true).toString()
             .replace('\n', ' '));
         final boolean lossy = wire.loss > 0 || wire.corrupt > 0;
         return ab.corrupted == 0 && ba.corrupted == 0 &&

@@ -1,8 +1,12 @@
 package io.jrxe.tools;
 
 import io.jrxe.driver.NicDevice;
+import io.jrxe.driver.NicDevices;
+import io.jrxe.driver.emu.EmulatedNetwork;
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.driver.mem.DirectDmaRegion;
 import io.jrxe.driver.mem.PacketPool;
+import io.jrxe.driver.virtio.VirtioNetConfig;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -46,15 +50,19 @@ final class DriverBench implements Callable<Integer>
         {
             throw new IllegalArgumentException("--packets must be at least 1000000 for a meaningful figure");
         }
-        try (EmulatedPair pair = new EmulatedPair(WireFaults.none(), 0, 0))
+        final VirtioNetConfig config = new VirtioNetConfig().dmaAllocator(DirectDmaRegion::new);
+        try (EmulatedNetwork network = EmulatedNetwork.create(2, WireFaults.none());
+            NicDevice a = NicDevices.open(network.nic(0), config);
+            NicDevice b = NicDevices.open(network.nic(1), config))
         {
+            network.start();
             final int[] txIds = new int[batch];
             final int[] rxIds = new int[batch];
-            run(pair.a, pair.b, warmup, txIds, rxIds);
+            run(a, b, warmup, txIds, rxIds);
             final ThreadMeter meter = new ThreadMeter();
             busyNs = 0;
             meter.start();
-            final long received = run(pair.a, pair.b, packets, txIds, rxIds);
+            final long received = run(a, b, packets, txIds, rxIds);
             meter.stop();
             final double busyMpps = received / (busyNs / 1e9) / 1e6;
             final double perCoreMpps = received / (meter.cpuNs / 1e9) / 1e6;
@@ -68,8 +76,8 @@ final class DriverBench implements Callable<Integer>
             System.out.printf("  %.2f Mpps wall clock (bounded by the emulated devices' threads)%n", wallMpps);
             System.out.printf("  %.3f bytes allocated per packet (%d bytes in total)%n",
                 (double)meter.allocatedBytes / received, meter.allocatedBytes);
-            System.out.println("  nic A: " + pair.a.stats());
-            System.out.println("  nic B: " + pair.b.stats());
+            System.out.println("  nic A: " + a.stats());
+            System.out.println("  nic B: " + b.stats());
             return 0;
         }
     }

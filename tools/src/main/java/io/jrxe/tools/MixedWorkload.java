@@ -1,5 +1,6 @@
 package io.jrxe.tools;
 
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WorkCompletion;
@@ -15,7 +16,7 @@ import java.util.function.ToLongFunction;
  */
 final class MixedWorkload
 {
-    private final RocePair pair;
+    private final NodePair pair;
     private final RcQps qps;
     private final DemoFlow[] flows;
     private final List<String> errors = new ArrayList<>();
@@ -23,7 +24,7 @@ final class MixedWorkload
     private long elapsedNs;
 
     MixedWorkload(
-        final RocePair pair,
+        final NodePair pair,
         final RcQps qps,
         final long messages,
         final int size,
@@ -64,7 +65,7 @@ final class MixedWorkload
         final long deadline = start + timeoutNs;
         while (errors.isEmpty() && !done())
         {
-            int work = pair.progress();
+            int work = pair.step();
             for (final DemoFlow flow : flows)
             {
                 work += flow.post();

@@ -1,5 +1,10 @@
 package io.jrxe.tools;
 
+import io.jrxe.net.NetStackContext;
+import io.jrxe.rxe.node.PciNode;
+import io.jrxe.rxe.node.RoceNode;
+import io.jrxe.rxe.verbs.RxeContext;
+import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -46,5 +51,20 @@ final class NodeOptions
                 "--ip <address/prefix>");
         }
         return this;
+    }
+
+    /**
+     * The library's settings for these options: {@link PciNode} opens the node.
+     *
+     * @param engineIdle what the engine thread does when idle, if the caller starts it
+     * @throws IllegalArgumentException if --pci or --ip is missing or malformed
+     */
+    PciNode.Context toContext(final IdleStrategy engineIdle)
+    {
+        check();
+        return new PciNode.Context().pciAddress(pci).bufferSize(bufferSize).pcap(pcap)
+            .net(Addresses.configure(new NetStackContext(), ip, ip6))
+            .node(new RoceNode.Context().deviceName(name).rxe(new RxeContext().keySeed(System.nanoTime()))
+                .keepCountersFile(keepCounters).idleStrategy(engineIdle));
     }
 }

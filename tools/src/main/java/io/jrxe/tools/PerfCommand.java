@@ -1,6 +1,8 @@
 package io.jrxe.tools;
 
-import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.node.NodePair;
+import io.jrxe.rxe.node.NodePairContext;
+import io.jrxe.rxe.node.PciNode;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.WrOpcode;
@@ -136,7 +138,8 @@ final class PerfCommand implements Callable<Integer>
         }
         final Settings s = validate();
         final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
-        try (RocePair pair = new RocePair(WireFaults.none(), s.pathMtu, inFlight, null, Throwable::printStackTrace))
+        try (NodePair pair = new NodePair(new NodePairContext().forWorkload(s.pathMtu, inFlight)
+            .errorHandler(Throwable::printStackTrace)))
         {
             pair.resolve(5_000_000_000L);
             final RcQps qps = new RcQps(pair, s.qps);
@@ -155,7 +158,7 @@ final class PerfCommand implements Callable<Integer>
                     runBandwidth(s, qps, buffers, threads, meters, deadline);
                 }
             }
-            pair.printCounters(System.out);
+            PairCounters.print(pair, System.out);
             if (pair.internalErrors() > 0)
             {
                 throw new IllegalStateException("engine internal errors: " + pair.internalErrors());
@@ -182,16 +185,16 @@ final class PerfCommand implements Callable<Integer>
         s.ackTimeout = ackTimeout;
         s.timeoutSeconds = (int)Math.max(1, Math.ceil(timeout));
         s.check();
-        try (VfioNode vfio = new VfioNode(nodeOptions, idle.create()))
+        try (PciNode pci = new PciNode(nodeOptions.toContext(idle.create())))
         {
             try
             {
-                return PerftestPeer.run(vfio.node(), s, (null != appIdle ? appIdle : PerfThreads.Idle.backoff).create(),
+                return PerftestPeer.run(pci.node(), s, (null != appIdle ? appIdle : PerfThreads.Idle.backoff).create(),
                     SystemNanoClock.INSTANCE, System.out);
             }
             finally
             {
-                vfio.printNicStats();
+                NicCommand.printStats(pci.node().stack());
             }
         }
     }
@@ -297,7 +300,7 @@ final class PerfCommand implements Callable<Integer>
             s.qps.count);
         System.out.printf(" Connection type : RC\t\tUsing SRQ      : OFF%n");
         System.out.printf(" Mtu             : %d[B]\tNIC MTU        : %d%n", s.pathMtu.bytes(),
-            RocePair.nicMtuFor(s.pathMtu));
+            NodePairContext.nicMtuFor(s.pathMtu));
         if (!latency)
         {
             System.out.printf(" TX depth        : %d\t\tCQ Moderation  : %d%n", txDepth, cqMod);

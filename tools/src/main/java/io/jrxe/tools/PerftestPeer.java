@@ -1,5 +1,6 @@
 package io.jrxe.tools;
 
+import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
@@ -86,7 +87,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
         Mtu mtu;
         boolean reportGbits;
         int timeoutSeconds = 300;
-        int ackTimeout = PeerQpSettings.TIMEOUT;
+        int ackTimeout = QpConnector.DEFAULT_TIMEOUT;
 
         /**
          * Maps a command line onto settings: exactly one of {@code server} and {@code host}, an operation perftest
@@ -282,12 +283,9 @@ final class PerftestPeer implements PerftestBwSession.Peer
         }
         remote = remoteDests.get(0);
         final int maxRdAtom = device.queryDevice().maxQpRdAtom();
-        final PeerQpSettings tool = PeerQpSettings.perftest(settings.test, localOutReads,
-            Math.max(1, Math.min(maxRdAtom, remote.outReads())));
         // perftest's -u: the local ACK timeout code (4.096 us * 2^n), 14 unless the peer was given another
-        final PeerQpSettings qpSettings = new PeerQpSettings(tool.tool(), tool.qpAccessFlags(), tool.maxDestRdAtomic(),
-            tool.minRnrTimer(), tool.hopLimit(), settings.ackTimeout, tool.retryCnt(), tool.rnrRetry(),
-            tool.maxRdAtomic());
+        final PeerQpSettings qpSettings = PeerQpSettings.perftest(settings.test, localOutReads,
+            Math.max(1, Math.min(maxRdAtom, remote.outReads()))).withTimeout(settings.ackTimeout);
         final QpAttr attr = new QpAttr();
         device.modifyQp(qp, attr, qpSettings.fillInit(attr, RxeDevice.PORT));
         device.modifyQp(qp, attr, qpSettings.fillRtr(attr, pathMtu, remote.qpn(), remote.psn(), remote.gid(),

@@ -1,5 +1,6 @@
 package io.jrxe.tools;
 
+import io.jrxe.rxe.node.PciNode;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.proto.Gid;
 import io.jrxe.rxe.verbs.Mtu;
@@ -90,15 +91,15 @@ final class PingpongCommand implements Callable<Integer>
     public Integer call()
     {
         checkOptions();
-        try (VfioNode vfio = new VfioNode(nodeOptions, idle.create()))
+        try (PciNode pci = new PciNode(nodeOptions.toContext(idle.create())))
         {
             try
             {
-                return run(vfio.node(), System.out, idle.create(), SystemNanoClock.INSTANCE);
+                return run(pci.node(), System.out, idle.create(), SystemNanoClock.INSTANCE);
             }
             finally
             {
-                vfio.printNicStats();
+                NicCommand.printStats(pci.node().stack());
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.jrxe.tools;
 
+import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.AccessFlags;
@@ -15,7 +16,7 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * {@code count} connected RC QP pairs between the two nodes of a {@link RocePair}, each QP with its own CQ (send
+ * {@code count} connected RC QP pairs between the two nodes of a {@link NodePair}, each QP with its own CQ (send
  * and receive), on one PD per node, connected the way perftest connects after its exchange (QpConnector).
  */
 final class RcQps
@@ -46,10 +47,10 @@ final class RcQps
     final CompletionQueue[] cqA;
     final CompletionQueue[] cqB;
 
-    RcQps(final RocePair pair, final Settings s)
+    RcQps(final NodePair pair, final Settings s)
     {
-        a = pair.a;
-        b = pair.b;
+        a = pair.a();
+        b = pair.b();
         pdA = a.device().allocPd();
         pdB = b.device().allocPd();
         qpA = new QueuePair[s.count];
@@ -70,8 +71,8 @@ final class RcQps
         {
             final int psnA = 0x1000 * (i + 1);
             final int psnB = 0x800000 + 0x1000 * (i + 1);
-            connector.connect(a.device(), qpA[i], 0, GidTable.ipv4MappedLo(RocePair.IP_B), qpB[i].qpn(), psnB, psnA);
-            connector.connect(b.device(), qpB[i], 0, GidTable.ipv4MappedLo(RocePair.IP_A), qpA[i].qpn(), psnA, psnB);
+            connector.connect(a.device(), qpA[i], 0, GidTable.ipv4MappedLo(NodePair.IP_B), qpB[i].qpn(), psnB, psnA);
+            connector.connect(b.device(), qpB[i], 0, GidTable.ipv4MappedLo(NodePair.IP_A), qpA[i].qpn(), psnA, psnB);
         }
     }
 

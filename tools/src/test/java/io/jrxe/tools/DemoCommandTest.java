@@ -1,6 +1,7 @@
 package io.jrxe.tools;
 
-import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.node.NodePair;
+import io.jrxe.rxe.node.NodePairContext;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
@@ -48,7 +49,7 @@ class DemoCommandTest
     @Test
     void shouldReportACompletionOutOfOrderAndAnErrorCompletion()
     {
-        try (RocePair pair = new RocePair(WireFaults.none(), Mtu.MTU_1024, 1 << 16, null, Throwable::printStackTrace))
+        try (NodePair pair = new NodePair(new NodePairContext().forWorkload(Mtu.MTU_1024, 1 << 16)))
         {
             final RcQps qps = new RcQps(pair, new RcQps.Settings());
             final List<String> errors = new ArrayList<>();

@@ -3,13 +3,16 @@ package io.jrxe.rxe.engine;
 import org.agrona.concurrent.Agent;
 
 /**
- * Runs an {@link RxeEngine} as an Agrona {@link Agent}: on a dedicated thread with an
- * {@code AgentRunner} (and an idle strategy of the caller's choice), or driven by the caller with an
- * {@code AgentInvoker} or directly through {@link RxeEngine#progress()}. Exactly one thread may drive an engine.
+ * Runs an {@link RxeEngine} as an Agrona {@link Agent}: each {@link #doWork()} is one
+ * {@link RxeEngine#progress() duty cycle}, on a dedicated thread with an {@code AgentRunner} (and an idle strategy
+ * of the caller's choice), or driven by the caller with an {@code AgentInvoker}. Exactly one thread may drive an
+ * engine. This is the only agent of an engine: {@code RoceNode.agent()} and the node's thread layouts use it too.
  * <pre>
  *  new AgentRunner(idleStrategy, errorHandler, null, new RxeAgent(engine))   // dedicated engine thread
  *  new AgentInvoker(errorHandler, null, new RxeAgent(engine)).invoke()       // caller's thread
  * </pre>
+ * The agent drives the engine but does not own it: closing the runner or invoker stops the duty cycles and leaves
+ * the engine open; whoever created the engine closes it (a {@code RoceNode} closes its own), after the agent.
  */
 public final class RxeAgent implements Agent
 {
@@ -34,18 +37,11 @@ public final class RxeAgent implements Agent
         this.roleName = roleName;
     }
 
-    /** {@inheritDoc} */
+    /** One duty cycle of the engine. {@inheritDoc} */
     @Override
     public int doWork()
     {
         return engine.progress();
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public void onClose()
-    {
-        engine.close();
     }
 
     /** {@inheritDoc} */

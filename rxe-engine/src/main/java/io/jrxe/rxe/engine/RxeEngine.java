@@ -27,6 +27,7 @@ import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WrOpcode;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayQueue;
+import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -42,7 +43,8 @@ import java.util.function.Consumer;
  * state and runs the requester, completer and responder on one thread, the engine thread.
  * <pre>
  *  app threads:   postSend/postRecv -> QpDoorbell.onPost -> Doorbell (MPSC)          modifyQp -> command queue
- *  engine thread: progress() = commands -> doorbells -> poller.poll() (rx: receive()) -> timers -> run QPs
+ *  engine thread: progress() = clock read -> commands -> tasks -> doorbells -> poller.poll() (rx: receive())
+ *                              -> timers -> run QPs -> packetIo.flush()
  *                 receive(): Receiver -> Responder / DatagramResponder (UD, GSI QP1) / Completer
  *                 run QP:    Requester (WQE -> packets) + READ responses, within a budget
  *                 tx:        Transmitter -> RxePacketIo.prepare/send (+ ICRC)
@@ -56,6 +58,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     public static final class Context
     {
         private NanoClock nanoClock;
+        private CachedNanoClock dutyCycleClock;
         private RxePacketIo packetIo;
         private RxePoller poller;
         private int maxQps = 1024;
@@ -80,6 +83,24 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         public Context nanoClock(final NanoClock value)
         {
             nanoClock = value;
+            return this;
+        }
+
+        /** @return the clock the engine sets to its once-per-duty-cycle reading, may be null */
+        public CachedNanoClock dutyCycleClock()
+        {
+            return dutyCycleClock;
+        }
+
+        /**
+         * @param value set to the engine's clock reading at the start of every duty cycle, so that the stack
+         *              and whatever else runs inside the cycle share that one reading instead of each reading
+         *              {@link #nanoClock} again; null (default) for none
+         * @return this
+         */
+        public Context dutyCycleClock(final CachedNanoClock value)
+        {
+            dutyCycleClock = value;
             return this;
         }
 
@@ -282,6 +303,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final DevicePort port;
     private final RxeDevice device;
     private final NanoClock clock;
+    private final CachedNanoClock dutyCycleClock;
+    private final RxePacketIo packetIo;
     private final RxePoller poller;
     private final EngineCounters counters = new EngineCounters();
     private final MrAccess mr;
@@ -326,8 +349,14 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.port = port;
         this.device = port.device();
         this.clock = ctx.nanoClock();
+        this.dutyCycleClock = ctx.dutyCycleClock();
+        this.packetIo = ctx.packetIo();
         this.poller = ctx.poller();
         this.nowNs = clock.nanoTime();
+        if (null != dutyCycleClock)
+        {
+            dutyCycleClock.update(nowNs);
+        }
         counters.mirror(ctx.counterSet());
         final int maxQps = ctx.maxQps();
         this.mr = new MrAccess(port.mrTable());
@@ -415,8 +444,9 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     }
 
     /**
-     * One duty cycle: applies QP modifies, drains doorbells, polls the network, fires timers and runs QPs within
-     * the packet budget. Engine thread only.
+     * One duty cycle: one clock read (shared through the {@link Context#dutyCycleClock}), applies QP modifies,
+     * drains doorbells, polls the network, fires timers, runs QPs within the packet budget and flushes what they
+     * queued ({@link RxePacketIo#flush()}). Engine thread only.
      *
      * @return work done, 0 when idle
      */
@@ -428,6 +458,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             driver = current;
         }
         nowNs = clock.nanoTime();
+        if (null != dutyCycleClock)
+        {
+            dutyCycleClock.update(nowNs);
+        }
         int work = commands.drain(commandHandler);
         work += tasks.drain(taskHandler);
         work += port.pollCqModeration(nowNs);
@@ -447,6 +481,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         }
         work += timers.poll(nowNs, timerHandler, ctx.maxQps());
         work += runQps(ctx.packetBudget());
+        work += packetIo.flush();
         return work;
     }
 

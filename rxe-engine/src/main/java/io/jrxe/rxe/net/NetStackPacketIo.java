@@ -8,8 +8,9 @@ import io.jrxe.net.UdpHandler;
 /**
  * Puts the RoCE engine on jrxe's L2/L3 stack: outgoing RoCEv2 packets get their Ethernet/IP/UDP headers from
  * {@link NetStack} (ARP/ND resolved there), and UDP datagrams for port 4791 go to the engine's
- * {@link RxePacketSink}. Also the engine's {@link RxePoller}: one poll of the stack receives, handles and flushes.
- * All on the engine's thread.
+ * {@link RxePacketSink}. Also the engine's {@link RxePoller}: one poll of the stack receives, handles and flushes;
+ * {@link #flush()} at the end of the duty cycle sends what the engine queued after the poll. All on the engine's
+ * thread.
  */
 public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandler
 {
@@ -75,6 +76,12 @@ public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandle
     public void send(final int id)
     {
         stack.send(id);
+    }
+
+    @Override
+    public int flush()
+    {
+        return stack.flush();
     }
 
     @Override

@@ -88,6 +88,14 @@ public interface RxePacketIo
     void send(int id);
 
     /**
+     * Hands the packets queued by {@link #send(int)} to the device, the last step of the engine's duty cycle (a
+     * stack that batches transmissions sends them here; one that sends at once has nothing to do).
+     *
+     * @return packets handed over, 0 when nothing was queued (drives the idle strategy)
+     */
+    int flush();
+
+    /**
      * @param gidHi GID bytes 0..7
      * @param gidLo GID bytes 8..15
      * @return whether the GID is IPv4-mapped ({@code ::ffff:a.b.c.d}), i.e. the packet goes over IPv4

@@ -3,6 +3,7 @@ package io.jrxe.rxe.node;
 import io.jrxe.driver.NicDevice;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
+import io.jrxe.rxe.engine.RxeAgent;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
 import io.jrxe.rxe.spi.DevicePort;
@@ -14,8 +15,6 @@ import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -151,9 +150,8 @@ public final class RoceNode implements AutoCloseable
     private final CountersFile counters;
     private final IdleStrategy idleStrategy;
     private final String deviceName;
-    private final NanoClock sourceClock;
     private final CachedNanoClock dutyCycleClock = new CachedNanoClock();
-    private AgentRunner runner;
+    private NodeThreads thread;
 
     /**
      * @throws IllegalArgumentException if a required setting is missing
@@ -167,9 +165,9 @@ public final class RoceNode implements AutoCloseable
         }
         this.nic = ctx.nic;
         this.deviceName = ctx.deviceName;
-        // one clock read per duty cycle, shared by the engine and the stack (each would read it otherwise)
-        this.sourceClock = ctx.nanoClock;
-        dutyCycleClock.update(sourceClock.nanoTime());
+        // one clock read per duty cycle, shared by the engine and the stack (each would read it otherwise): the
+        // engine reads ctx.nanoClock at the start of its duty cycle and sets dutyCycleClock to it
+        dutyCycleClock.update(ctx.nanoClock.nanoTime());
         if (null == ctx.net.nanoClock())
         {
             ctx.net.nanoClock(dutyCycleClock);
@@ -184,7 +182,8 @@ public final class RoceNode implements AutoCloseable
         final RxeEngine.Context engineCtx = new RxeEngine.Context()
             .packetIo(packetIo)
             .poller(packetIo)
-            .nanoClock(dutyCycleClock)
+            .nanoClock(ctx.nanoClock)
+            .dutyCycleClock(dutyCycleClock)
             .maxQps(ctx.maxQps);
         if (null != counters)
         {
@@ -196,8 +195,7 @@ public final class RoceNode implements AutoCloseable
         }
         this.engine = new RxeEngine(engineCtx, port);
         packetIo.sink(engine);
-        this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy :
-            new BackoffIdleStrategy(100, 10, 1_000, 100_000);
+        this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.BACKOFF.create();
     }
 
     private static CountersFile.Context countersContext(final Context ctx)
@@ -258,62 +256,44 @@ public final class RoceNode implements AutoCloseable
     }
 
     /**
-     * One duty cycle on the caller's thread: one clock read, verbs commands and doorbells, one stack poll
-     * (receive, ARP/ND, RoCE packets into the engine), timers, requesters, then a flush of what the engine queued.
+     * One duty cycle on the caller's thread, the engine's own ({@link RxeEngine#progress()}): one clock read, verbs
+     * commands and doorbells, one stack poll (receive, ARP/ND, RoCE packets into the engine), timers, requesters,
+     * then a flush of what the engine queued.
      *
      * @return work done, 0 when idle
      */
     public int progress()
     {
-        dutyCycleClock.update(sourceClock.nanoTime());
-        return engine.progress() + stack.flush();
+        return engine.progress();
     }
 
-    /** An Agent running {@link #progress()}, for a caller's own AgentRunner or AgentInvoker. */
+    /**
+     * The engine's {@link RxeAgent} (role {@code jrxe-<name>}), for a caller's own AgentRunner or AgentInvoker. The
+     * node, not the agent, owns and closes the engine: close the runner first, then the node.
+     */
     public Agent agent()
     {
-        return new NodeAgent(this);
+        return new RxeAgent(engine, "jrxe-" + deviceName);
     }
 
-    /** Runs the engine on a dedicated thread until {@link #close()}. */
+    /**
+     * Runs the engine on a dedicated thread until {@link #close()} ({@link NodeThreads.Layout#NODE} for this node,
+     * with the context's idle strategy).
+     */
     public synchronized void start()
     {
-        if (null != runner)
+        if (null != thread)
         {
             throw new IllegalStateException("node " + deviceName + " already started");
         }
-        runner = new AgentRunner(idleStrategy, Throwable::printStackTrace, null, agent());
-        AgentRunner.startOnThread(runner);
+        thread = NodeThreads.start(NodeThreads.Layout.NODE, () -> idleStrategy, this);
     }
 
     /** Stops the engine thread (if started), then closes the engine and the counters file. */
     @Override
     public synchronized void close()
     {
-        CloseHelper.closeAll(runner, engine, counters);
-        runner = null;
-    }
-
-    /** The duty cycle as an Agent; the node, not the agent, owns and closes the engine. */
-    private static final class NodeAgent implements Agent
-    {
-        private final RoceNode node;
-
-        NodeAgent(final RoceNode node)
-        {
-            this.node = node;
-        }
-
-        @Override
-        public int doWork()
-        {
-            return node.progress();
-        }
-
-        @Override
-        public String roleName()
-        {
-            return "jrxe-" + node.deviceName;
-        }
+        CloseHelper.closeAll(thread, engine, counters);
+        thread = null;
     }
 }

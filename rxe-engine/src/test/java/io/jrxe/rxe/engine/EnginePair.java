@@ -1,6 +1,8 @@
 package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.net.MemoryWire;
+import io.jrxe.rxe.node.ManualClock;
+import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.spi.DevicePort;
 import io.jrxe.rxe.spi.DevicePorts;
 import io.jrxe.rxe.stats.CountersFile;
@@ -256,25 +258,12 @@ final class EnginePair implements AutoCloseable
         final Side side, final QueuePair qp, final int peerIp, final int peerQpn, final Mtu mtu, final int sqPsn,
         final int rqPsn, final QpTuning t)
     {
-        final QpType type = qp.type();
-        final QpAttr attr = new QpAttr().pkeyIndex(0).portNum(1).qkey(0x1111_1111).qpAccessFlags(t.access)
-            .pathMtu(mtu).destQpNum(peerQpn).rqPsn(rqPsn).sqPsn(sqPsn).maxDestRdAtomic(t.maxRdAtomic)
-            .maxRdAtomic(t.maxRdAtomic).minRnrTimer(t.minRnrTimer).timeout(t.timeout).retryCnt(t.retryCnt)
-            .rnrRetry(t.rnrRetry);
-        if (t.ipv6)
-        {
-            attr.ahAttr().dgid(MemoryWire.Endpoint.IPV6_GID_HI, peerIp & 0xffff_ffffL).sgidIndex(2).hopLimit(64);
-        }
-        else
-        {
-            attr.ahAttr().dgidIpv4(peerIp).sgidIndex(1).hopLimit(64);
-        }
-        side.device.modifyQp(qp, attr.qpState(QpState.INIT),
-            QpAttrMask.STATE | QpStateTable.required(type, QpState.RESET, QpState.INIT));
-        side.device.modifyQp(qp, attr.qpState(QpState.RTR),
-            QpAttrMask.STATE | QpStateTable.required(type, QpState.INIT, QpState.RTR));
-        side.device.modifyQp(qp, attr.qpState(QpState.RTS),
-            QpAttrMask.STATE | QpStateTable.required(type, QpState.RTR, QpState.RTS));
+        final QpConnector connector = new QpConnector().pathMtu(mtu).access(t.access)
+            .rdAtomic(t.maxRdAtomic, t.maxRdAtomic).minRnrTimer(t.minRnrTimer).timeout(t.timeout).retryCnt(t.retryCnt)
+            .rnrRetry(t.rnrRetry).sgidIndex(t.ipv6 ? 2 : 1);
+        final long dgidHi = t.ipv6 ? MemoryWire.Endpoint.IPV6_GID_HI : 0;
+        final long dgidLo = t.ipv6 ? peerIp & 0xffff_ffffL : GidTable.ipv4MappedLo(peerIp);
+        connector.connect(side.device, qp, dgidHi, dgidLo, peerQpn, rqPsn, sqPsn);
     }
 
     /** One duty cycle of both engines; returns the work done. */

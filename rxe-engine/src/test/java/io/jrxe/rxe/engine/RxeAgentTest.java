@@ -55,6 +55,14 @@ class RxeAgentTest
         a.close();
         b.close();
         assertEquals(0, MemoryWireCheck.inFlight(pair.wire));
+
+        // the agents drove the engines without owning them: closing the invokers left both engines serving
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_WRITE, 2, src, 0, 3000).remoteAddr(dst.address())
+            .rkey(dst.mr.rkey()));
+        wcs.clear();
+        pair.runUntil(() -> !pair.a.pollSend(wcs).isEmpty(), 1_000, 10_000);
+        assertEquals(WcStatus.SUCCESS.code(), wcs.get(0).status());
+        pair.close();
     }
 
     @Test

@@ -83,6 +83,7 @@ public final class MemoryWire
         private java.util.function.LongPredicate dropSent;
         private long sent;
         private long delivered;
+        private long flushes;
 
         Endpoint(final String name, final int ipv4, final int poolCount)
         {
@@ -268,6 +269,20 @@ public final class MemoryWire
                 peer.inbound.addAll(held);
                 held.clear();
             }
+        }
+
+        /** Sends go onto the wire at once: nothing is queued, so a flush only counts that it was asked for. */
+        @Override
+        public int flush()
+        {
+            flushes++;
+            return 0;
+        }
+
+        /** How many times the engine flushed this endpoint (once per duty cycle). */
+        public long flushes()
+        {
+            return flushes;
         }
 
         /** Releases frames held back for reordering (so a quiet wire eventually delivers them). */

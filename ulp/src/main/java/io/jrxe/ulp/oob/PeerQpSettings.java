@@ -1,11 +1,12 @@
 package io.jrxe.ulp.oob;
 
+import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.proto.Gid;
+import io.jrxe.rxe.proto.Psn;
 import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpAttr;
-import io.jrxe.rxe.verbs.QpAttrMask;
-import io.jrxe.rxe.verbs.QpState;
+import io.jrxe.rxe.verbs.QpType;
 
 import java.util.Random;
 
@@ -25,6 +26,11 @@ import java.util.Random;
  * {@code lrand48() & 0xffffff}. rc_pingpong uses a GRH only when the peer's GID has a non-zero interface id; on RoCE
  * it must run with {@code -g <index>}. perftest on an Ethernet link always uses a GID (index 0 or the best RoCE v2
  * entry unless {@code -x}). In a one-way bandwidth test the perftest server leaves its QP in RTR.
+ * <p>
+ * The values both tools share are jrxe's connection defaults ({@link QpConnector#DEFAULT_MIN_RNR_TIMER},
+ * {@link QpConnector#DEFAULT_TIMEOUT}, {@link QpConnector#DEFAULT_RETRY_CNT}, {@link QpConnector#DEFAULT_RNR_RETRY});
+ * the transitions are filled by {@link QpConnector} ({@link #connector}), this record only holds what differs per
+ * tool.
  *
  * @param tool            name of the peer tool, for messages.
  * @param qpAccessFlags   access flags for INIT.
@@ -47,31 +53,21 @@ public record PeerQpSettings(
     int rnrRetry,
     int maxRdAtomic)
 {
-    /** {@code min_rnr_timer} of both tools: code 12 = 0.64 ms (IBA Table 45). */
-    public static final int MIN_RNR_TIMER = 12;
-    /** Local ACK timeout code of both tools: 14 = 4.096 us * 2^14 = 67 ms (perftest {@code DEF_QP_TIME}). */
-    public static final int TIMEOUT = 14;
-    /** Transport retry count of both tools. */
-    public static final int RETRY_CNT = 7;
-    /** RNR retry count of both tools: 7 means retry forever (IBA C9-141). */
-    public static final int RNR_RETRY = 7;
     /** GRH hop limit ibv_rc_pingpong sets. */
     public static final int PINGPONG_HOP_LIMIT = 1;
     /** GRH hop limit perftest sets. */
     public static final int PERFTEST_HOP_LIMIT = 0xFF;
     /** ibv_rc_pingpong's default path MTU ({@code -m}). */
-    public static final Mtu PINGPONG_DEFAULT_MTU = Mtu.MTU_1024;
-
-    /** PSNs are 24 bits (IBA 9.7.1). */
-    private static final int PSN_MASK = 0xFF_FFFF;
+    public static final Mtu PINGPONG_DEFAULT_MTU = QpConnector.DEFAULT_PATH_MTU;
 
     /**
      * @return the settings of ibv_rc_pingpong ({@code pp_init_ctx} / {@code pp_connect_ctx}).
      */
     public static PeerQpSettings rcPingpong()
     {
-        return new PeerQpSettings("ibv_rc_pingpong", 0, 1, MIN_RNR_TIMER, PINGPONG_HOP_LIMIT, TIMEOUT, RETRY_CNT,
-            RNR_RETRY, 1);
+        return new PeerQpSettings("ibv_rc_pingpong", 0, QpConnector.DEFAULT_RD_ATOMIC,
+            QpConnector.DEFAULT_MIN_RNR_TIMER, PINGPONG_HOP_LIMIT, QpConnector.DEFAULT_TIMEOUT,
+            QpConnector.DEFAULT_RETRY_CNT, QpConnector.DEFAULT_RNR_RETRY, QpConnector.DEFAULT_RD_ATOMIC);
     }
 
     /**
@@ -86,8 +82,9 @@ public record PeerQpSettings(
     {
         PingpongDest.checkRange(localOutReads, 0xFFFF, "localOutReads");
         PingpongDest.checkRange(remoteOutReads, 0xFFFF, "remoteOutReads");
-        return new PeerQpSettings(test.tool(), test.qpAccessFlags(), localOutReads, MIN_RNR_TIMER, PERFTEST_HOP_LIMIT,
-            TIMEOUT, RETRY_CNT, RNR_RETRY, remoteOutReads);
+        return new PeerQpSettings(test.tool(), test.qpAccessFlags(), localOutReads,
+            QpConnector.DEFAULT_MIN_RNR_TIMER, PERFTEST_HOP_LIMIT, QpConnector.DEFAULT_TIMEOUT,
+            QpConnector.DEFAULT_RETRY_CNT, QpConnector.DEFAULT_RNR_RETRY, remoteOutReads);
     }
 
     /**
@@ -98,7 +95,38 @@ public record PeerQpSettings(
      */
     public static int randomPsn(final Random random)
     {
-        return random.nextInt() & PSN_MASK;
+        return random.nextInt() & Psn.MASK;
+    }
+
+    /**
+     * These settings with another local ACK timeout code, as perftest's {@code -u}.
+     *
+     * @param ackTimeout local ACK timeout code (4.096 us * 2^ackTimeout).
+     * @return the settings.
+     */
+    public PeerQpSettings withTimeout(final int ackTimeout)
+    {
+        return new PeerQpSettings(tool, qpAccessFlags, maxDestRdAtomic, minRnrTimer, hopLimit, ackTimeout, retryCnt,
+            rnrRetry, maxRdAtomic);
+    }
+
+    /**
+     * A connector that moves a QP through RESET, INIT, RTR and RTS as this tool does.
+     *
+     * @param pathMtu   path MTU.
+     * @param sgidIndex this side's GID table index.
+     * @return a new connector.
+     */
+    public QpConnector connector(final Mtu pathMtu, final int sgidIndex)
+    {
+        return connector().pathMtu(pathMtu).sgidIndex(sgidIndex);
+    }
+
+    /** A connector with this tool's settings; path MTU and GID index matter only for RTR. */
+    private QpConnector connector()
+    {
+        return new QpConnector().access(qpAccessFlags).rdAtomic(maxRdAtomic, maxDestRdAtomic)
+            .minRnrTimer(minRnrTimer).hopLimit(hopLimit).timeout(timeout).retryCnt(retryCnt).rnrRetry(rnrRetry);
     }
 
     /**
@@ -110,8 +138,7 @@ public record PeerQpSettings(
      */
     public int fillInit(final QpAttr attr, final int portNum)
     {
-        attr.qpState(QpState.INIT).pkeyIndex(0).portNum(portNum).qpAccessFlags(qpAccessFlags);
-        return QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS;
+        return connector().portNum(portNum).fillInit(attr, QpType.RC);
     }
 
     /**
@@ -120,7 +147,7 @@ public record PeerQpSettings(
      * @param attr      attributes to fill.
      * @param pathMtu   path MTU.
      * @param destQpn   the peer's QPN.
-     * @param rqPsn     the peer's starting PSN.
+     * @param rqPsn     the peer's starting PSN (its low 24 bits, as the tools use it).
      * @param dgid      the peer's GID, 16 bytes; must not be zero (RoCE carries the GID as the IP address).
      * @param sgidIndex this side's GID table index.
      * @return the attribute mask for the modify.
@@ -139,26 +166,19 @@ public record PeerQpSettings(
             throw new IllegalArgumentException("the " + tool + " peer sent an all-zero GID; RoCE needs a GID: run " +
                 tool + option);
         }
-        attr.qpState(QpState.RTR).pathMtu(pathMtu).destQpNum(destQpn).rqPsn(rqPsn & PSN_MASK)
-            .maxDestRdAtomic(maxDestRdAtomic).minRnrTimer(minRnrTimer);
-        attr.ahAttr().dgid(GidTable.bytesToLong(dgid, 0), GidTable.bytesToLong(dgid, 8))
-            .sgidIndex(sgidIndex).hopLimit(hopLimit).trafficClass(0).flowLabel(0).sl(0);
-        return QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN | QpAttrMask.RQ_PSN |
-            QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER;
+        return connector(pathMtu, sgidIndex).fillRtr(attr, QpType.RC, GidTable.bytesToLong(dgid, 0),
+            GidTable.bytesToLong(dgid, 8), destQpn, rqPsn & Psn.MASK);
     }
 
     /**
      * Fills the RTR to RTS transition.
      *
      * @param attr  attributes to fill.
-     * @param sqPsn this side's starting PSN (the one it sent to the peer).
+     * @param sqPsn this side's starting PSN (the one it sent to the peer; its low 24 bits).
      * @return the attribute mask for the modify.
      */
     public int fillRts(final QpAttr attr, final int sqPsn)
     {
-        attr.qpState(QpState.RTS).sqPsn(sqPsn & PSN_MASK).timeout(timeout).retryCnt(retryCnt).rnrRetry(rnrRetry)
-            .maxRdAtomic(maxRdAtomic);
-        return QpAttrMask.STATE | QpAttrMask.SQ_PSN | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT |
-            QpAttrMask.RNR_RETRY | QpAttrMask.MAX_QP_RD_ATOMIC;
+        return connector().fillRts(attr, QpType.RC, sqPsn & Psn.MASK);
     }
 }

@@ -31,7 +31,8 @@
  * <h2>QP settings</h2>
  * {@link io.jrxe.ulp.oob.PeerQpSettings} lists what each tool sets for INIT, RTR and RTS (min RNR timer 12, ACK timeout
  * 14, retry and RNR retry 7, PSN {@code lrand48() & 0xffffff}; rd_atomic 1 for rc_pingpong, the advertised
- * {@code out_reads} for perftest) and fills a {@link io.jrxe.rxe.verbs.QpAttr} the same way.
+ * {@code out_reads} for perftest) and fills a {@link io.jrxe.rxe.verbs.QpAttr} the same way, through
+ * {@link io.jrxe.rxe.node.QpConnector}, which holds the defaults the tools share and the transitions themselves.
  *
  * <h2>Use</h2>
  * <pre>{@code

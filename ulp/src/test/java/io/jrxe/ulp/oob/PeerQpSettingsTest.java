@@ -7,6 +7,7 @@ import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
 import io.jrxe.rxe.verbs.QpState;
+import io.jrxe.rxe.verbs.QpType;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
@@ -70,6 +71,24 @@ class PeerQpSettingsTest
         assertEquals(1, PerftestTest.WRITE_BW.outReads(16));
         assertEquals(AccessFlags.REMOTE_WRITE | AccessFlags.LOCAL_WRITE,
             PeerQpSettings.perftest(PerftestTest.SEND_BW, 1, 1).qpAccessFlags());
+    }
+
+    @Test
+    void perftestAckTimeoutReplacesOnlyTheTimeoutAndTheConnectorCarriesTheToolsValues()
+    {
+        final PeerQpSettings write = PeerQpSettings.perftest(PerftestTest.WRITE_BW, 1, 4).withTimeout(18);
+        final QpAttr attr = new QpAttr();
+        write.fillRts(attr, 0x1_000_007);
+        assertEquals(18, attr.timeout());
+        assertEquals(7, attr.sqPsn(), "the tools' PSNs are 24 bits");
+        assertEquals(4, attr.maxRdAtomic());
+        assertEquals(PeerQpSettings.PERFTEST_HOP_LIMIT, write.hopLimit());
+
+        write.connector(Mtu.MTU_2048, 3).fillRtr(attr, QpType.RC, 0, GidTable.ipv4MappedLo(0x0A000002), 9, 10);
+        assertEquals(Mtu.MTU_2048, attr.pathMtu());
+        assertEquals(3, attr.ahAttr().sgidIndex());
+        assertEquals(255, attr.ahAttr().hopLimit());
+        assertEquals(1, attr.maxDestRdAtomic());
     }
 
     @Test

@@ -1,0 +1,259 @@
+package io.jrxe.rxe.node;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Where the engines (and, for a {@link NodePair} whose devices the caller schedules, the emulated device models)
+ * run: Agrona agent runners on threads of their own, or the caller's thread. One owner per thread of control: a
+ * node is driven by exactly one thread, whichever layout is chosen.
+ * <pre>
+ *   layout  a NodePair                                                  one RoceNode
+ *   NODE    jrxe-a: [device A, engine A]   jrxe-b: [device B, engine B]  jrxe-NAME: [engine]
+ *   SPLIT   engine-a, engine-b, device-a, device-b                        jrxe-NAME: [engine]
+ *   SHARED  engines: [engine A, engine B]  devices: [device A, device B]  jrxe-NAME: [engine]
+ *   SINGLE  no thread: {@link #drive()} on the caller's thread = {@link NodePair#step()} / {@link RoceNode#progress()}
+ * </pre>
+ * Device models that already run on their own threads ({@link NodePairContext#startDevices}) keep them; a layout
+ * then places only the engines. Close this before the nodes: closing stops the threads, and the nodes own (and
+ * close) their engines.
+ */
+public final class NodeThreads implements AutoCloseable
+{
+    /** Thread layouts, see the class comment. */
+    public enum Layout
+    {
+        /** One thread per node, running its device model and its engine. */
+        NODE,
+        /** A thread per engine and one per device model. */
+        SPLIT,
+        /** One thread for all engines, one for all device models. */
+        SHARED,
+        /** No thread: the caller drives everything with {@link #drive()}. */
+        SINGLE
+    }
+
+    /** Idle strategies of the threads: what a thread does after a duty cycle that found no work. */
+    public enum Idle
+    {
+        /** Spin: lowest latency, a whole core per thread. */
+        SPIN,
+        /** {@link Thread#yield()}: low latency, and gives way on a shared or virtual machine with coarse timers. */
+        YIELD,
+        /** Spin, yield, then park from 1 µs up to 100 µs: little CPU when idle ({@link RoceNode}'s default). */
+        BACKOFF;
+
+        /** A new strategy (they hold state: one per thread). */
+        public IdleStrategy create()
+        {
+            switch (this)
+            {
+                case SPIN:
+                    return new BusySpinIdleStrategy();
+                case YIELD:
+                    return new YieldingIdleStrategy();
+                default:
+                    return new BackoffIdleStrategy(100, 10, 1_000, 100_000);
+            }
+        }
+    }
+
+    private static final long THREAD_START_TIMEOUT_NS = 10_000_000_000L;
+
+    private final Layout layout;
+    private final NodePair pair;
+    private final RoceNode node;
+    private final List<AgentRunner> runners = new ArrayList<>();
+
+    private NodeThreads(final Layout layout, final NodePair pair, final RoceNode node)
+    {
+        this.layout = layout;
+        this.pair = pair;
+        this.node = node;
+    }
+
+    /**
+     * Starts the threads of {@code layout} for both nodes of a pair (and its device models unless they have their
+     * own threads already).
+     *
+     * @param idle a new idle strategy per thread
+     */
+    public static NodeThreads start(final Layout layout, final Supplier<IdleStrategy> idle, final NodePair pair)
+    {
+        final NodeThreads threads = new NodeThreads(layout, pair, null);
+        final Agent engineA = pair.a().agent();
+        final Agent engineB = pair.b().agent();
+        final Agent deviceA = pair.devicesStarted() ? null : pair.deviceAgent(0);
+        final Agent deviceB = pair.devicesStarted() ? null : pair.deviceAgent(1);
+        try
+        {
+            switch (layout)
+            {
+                case NODE:
+                    threads.run(pair.a().name(), idle, deviceA, engineA);
+                    threads.run(pair.b().name(), idle, deviceB, engineB);
+                    break;
+                case SPLIT:
+                    threads.run("engine-a", idle, engineA);
+                    threads.run("engine-b", idle, engineB);
+                    threads.run("device-a", idle, deviceA);
+                    threads.run("device-b", idle, deviceB);
+                    break;
+                case SHARED:
+                    threads.run("engines", idle, engineA, engineB);
+                    threads.run("devices", idle, deviceA, deviceB);
+                    break;
+                default:
+                    break;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            threads.close();
+            throw ex;
+        }
+        return threads;
+    }
+
+    /**
+     * Starts the engine of one node on its own thread (named after its agent, {@code jrxe-<name>}), or, with
+     * {@link Layout#SINGLE}, leaves it to the caller.
+     *
+     * @param idle a new idle strategy per thread
+     */
+    public static NodeThreads start(final Layout layout, final Supplier<IdleStrategy> idle, final RoceNode node)
+    {
+        final NodeThreads threads = new NodeThreads(layout, null, node);
+        if (Layout.SINGLE != layout)
+        {
+            final Agent engine = node.agent();
+            threads.run(engine.roleName(), idle, engine);
+        }
+        return threads;
+    }
+
+    private void run(final String name, final Supplier<IdleStrategy> idle, final Agent... agents)
+    {
+        final List<Agent> present = new ArrayList<>();
+        for (final Agent agent : agents)
+        {
+            if (null != agent)
+            {
+                present.add(agent);
+            }
+        }
+        if (present.isEmpty())
+        {
+            return;
+        }
+        final Agent agent = new NamedAgent(name, 1 == present.size() ? present.get(0) : new CompositeAgent(present));
+        final AgentRunner runner = new AgentRunner(idle.get(), Throwable::printStackTrace, null, agent);
+        runners.add(runner);
+        AgentRunner.startOnThread(runner);
+    }
+
+    public Layout layout()
+    {
+        return layout;
+    }
+
+    /** Whether the caller's thread drives everything ({@link Layout#SINGLE}). */
+    public boolean callerDrives()
+    {
+        return Layout.SINGLE == layout;
+    }
+
+    /**
+     * One duty cycle of everything when the caller drives ({@link Layout#SINGLE}); otherwise nothing, the threads
+     * do it.
+     *
+     * @return work done, 0 when idle
+     */
+    public int drive()
+    {
+        if (Layout.SINGLE != layout)
+        {
+            return 0;
+        }
+        return null != pair ? pair.step() : node.progress();
+    }
+
+    /**
+     * The threads started, once running (for metering).
+     *
+     * @throws IllegalStateException if one did not start within 10 s
+     */
+    public List<Thread> threads()
+    {
+        final List<Thread> threads = new ArrayList<>();
+        final long deadline = System.nanoTime() + THREAD_START_TIMEOUT_NS;
+        for (final AgentRunner runner : runners)
+        {
+            while (null == runner.thread())
+            {
+                if (System.nanoTime() - deadline > 0)
+                {
+                    throw new IllegalStateException("agent thread " + runner.agent().roleName() + " did not start");
+                }
+                Thread.yield();
+            }
+            threads.add(runner.thread());
+        }
+        return threads;
+    }
+
+    /** Stops the threads (before the nodes and NICs close); the engines stay open. */
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(runners);
+        runners.clear();
+    }
+
+    /** Gives a thread the layout's name (AgentRunner names its thread after the agent's role). */
+    private static final class NamedAgent implements Agent
+    {
+        private final String name;
+        private final Agent delegate;
+
+        NamedAgent(final String name, final Agent delegate)
+        {
+            this.name = name;
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void onStart()
+        {
+            delegate.onStart();
+        }
+
+        @Override
+        public int doWork() throws Exception
+        {
+            return delegate.doWork();
+        }
+
+        @Override
+        public void onClose()
+        {
+            delegate.onClose();
+        }
+
+        @Override
+        public String roleName()
+        {
+            return name;
+        }
+    }
+}
