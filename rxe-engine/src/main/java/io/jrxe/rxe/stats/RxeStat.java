@@ -1,7 +1,9 @@
 package io.jrxe.rxe.stats;
 
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,6 +31,7 @@ import java.util.Set;
  *    sent_pkts 600
  * </pre>
  * With {@code --watch} each interval prints {@code name value +delta rate/s} for the counters that are non-zero.
+ * Values are read through {@link RdmaHwStats} (the port's, and each QP's): every block printed is one snapshot.
  */
 public final class RxeStat
 {
@@ -36,6 +39,7 @@ public final class RxeStat
 
     private final PrintStream out;
     private final EpochClock clock;
+    private final NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private boolean includeZero;
     private boolean perQp;
 
@@ -118,14 +122,7 @@ public final class RxeStat
     public void print(final CountersFileReader reader)
     {
         printHeader(reader);
-        for (int i = 0; i < reader.counterCount(); i++)
-        {
-            final long value = reader.deviceValue(i);
-            if (includeZero || 0 != value)
-            {
-                out.println(reader.label(i) + " " + value);
-            }
-        }
+        printValues(RdmaHwStats.forPort(reader, 1, nanoClock), "");
         if (perQp)
         {
             printQps(reader);
@@ -173,11 +170,12 @@ public final class RxeStat
             {
                 readers.add(CountersFileReader.map(file));
             }
+            final RdmaHwStats[] ports = new RdmaHwStats[readers.size()];
             final long[][] previous = new long[readers.size()][];
             for (int r = 0; r < readers.size(); r++)
             {
-                previous[r] = new long[readers.get(r).counterCount()];
-                readers.get(r).deviceValues(previous[r]);
+                ports[r] = RdmaHwStats.forPort(readers.get(r), 1, nanoClock);
+                previous[r] = ports[r].values(new long[ports[r].numCounters()]);
             }
             long last = clock.time();
             for (int n = 0; iterations <= 0 || n < iterations; n++)
@@ -186,8 +184,7 @@ public final class RxeStat
                 final long now = clock.time();
                 for (int r = 0; r < readers.size(); r++)
                 {
-                    final long[] current = new long[previous[r].length];
-                    readers.get(r).deviceValues(current);
+                    final long[] current = ports[r].values(new long[previous[r].length]);
                     printDeltas(readers.get(r), previous[r], current, now - last);
                     previous[r] = current;
                 }
@@ -227,13 +224,18 @@ public final class RxeStat
             }
             final int type = reader.qpType(slot);
             out.println("qp " + reader.qpn(slot) + " " + (type >= 0 && type < QP_TYPES.length ? QP_TYPES[type] : "?"));
-            for (int i = 0; i < reader.counterCount(); i++)
+            printValues(RdmaHwStats.forQpSlot(reader, slot, nanoClock), "  ");
+        }
+    }
+
+    private void printValues(final RdmaHwStats stats, final String indent)
+    {
+        final long[] values = stats.values(new long[stats.numCounters()]);
+        for (int i = 0; i < values.length; i++)
+        {
+            if (includeZero || 0 != values[i])
             {
-                final long value = reader.qpValue(slot, i);
-                if (includeZero || 0 != value)
-                {
-                    out.println("  " + reader.label(i) + " " + value);
-                }
+                out.println(indent + stats.name(i) + " " + values[i]);
             }
         }
     }
