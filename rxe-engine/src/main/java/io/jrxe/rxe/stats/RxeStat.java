@@ -5,11 +5,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -91,27 +87,7 @@ public final class RxeStat
      */
     public static List<Path> listCounterFiles(final List<Path> directories)
     {
-        final List<Path> files = new ArrayList<>();
-        for (final Path dir : directories)
-        {
-            if (!Files.isDirectory(dir))
-            {
-                continue;
-            }
-            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*" + CountersFile.SUFFIX))
-            {
-                for (final Path file : stream)
-                {
-                    files.add(file);
-                }
-            }
-            catch (final IOException ex)
-            {
-                throw new UncheckedIOException("cannot list " + dir, ex);
-            }
-        }
-        files.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
-        return files;
+        return CountersFile.list(directories, CountersFile.SUFFIX);
     }
 
     /**
