@@ -3,10 +3,12 @@ package io.jrxe.rxe.node;
 import io.jrxe.driver.NicDevice;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
+import io.jrxe.rxe.devinfo.DeviceInfoFile;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.verbs.GidTable;
+import io.jrxe.rxe.verbs.PortState;
 import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
 import org.agrona.CloseHelper;
@@ -19,6 +21,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -33,6 +36,10 @@ import java.util.function.Consumer;
  * </pre>
  * GID table as rxe fills it for a netdev: index 0 the link-local GID from the MAC, index 1 the IPv4-mapped GID
  * ({@link #GID_INDEX_IPV4}, the one RoCEv2 tools use with {@code -g 1}), then the IPv6 addresses.
+ * The port follows the NIC's link as rxe's follows its netdev's carrier: ACTIVE while the link is up, DOWN (a
+ * PORT_ERR event and one more {@code link_downed}) when it goes down, checked every
+ * {@link Context#linkCheckIntervalNs} of the duty cycle. With counters files on, the node also publishes its
+ * device attributes next to them for {@code jrxe devinfo} ({@link DeviceInfoFile}), rewritten on each port change.
  * The node does not own the NIC: the caller closes it after the node.
  */
 public final class RoceNode implements AutoCloseable
@@ -54,6 +61,7 @@ public final class RoceNode implements AutoCloseable
         private int maxQps = 1024;
         private Consumer<Throwable> errorHandler;
         private IdleStrategy idleStrategy;
+        private long linkCheckIntervalNs = TimeUnit.MILLISECONDS.toNanos(100);
 
         /** The NIC to run on (required). */
         public Context nic(final NicDevice nic)
@@ -83,7 +91,10 @@ public final class RoceNode implements AutoCloseable
             return this;
         }
 
-        /** Whether counters go to a memory-mapped file that {@code jrxe stat} reads (default true). */
+        /**
+         * Whether counters go to a memory-mapped file that {@code jrxe stat} reads, and the device attributes to a
+         * file beside it that {@code jrxe devinfo} reads (default true).
+         */
         public Context countersFile(final boolean countersFile)
         {
             this.countersFile = countersFile;
@@ -137,6 +148,20 @@ public final class RoceNode implements AutoCloseable
             this.idleStrategy = idleStrategy;
             return this;
         }
+
+        /**
+         * How often the duty cycle looks at the NIC's link status, in ns of the {@link #nanoClock} (default 100 ms;
+         * each look is a device register read).
+         */
+        public Context linkCheckIntervalNs(final long linkCheckIntervalNs)
+        {
+            if (linkCheckIntervalNs <= 0)
+            {
+                throw new IllegalArgumentException("linkCheckIntervalNs must be positive: " + linkCheckIntervalNs);
+            }
+            this.linkCheckIntervalNs = linkCheckIntervalNs;
+            return this;
+        }
     }
 
     private final NicDevice nic;
@@ -145,6 +170,8 @@ public final class RoceNode implements AutoCloseable
     private final RxeDevice device;
     private final RxeEngine engine;
     private final CountersFile counters;
+    private final DeviceInfoFile deviceInfo;
+    private final LinkWatch linkWatch;
     private final IdleStrategy idleStrategy;
     private final String deviceName;
     private final NanoClock sourceClock;
@@ -192,6 +219,26 @@ public final class RoceNode implements AutoCloseable
         packetIo.sink(engine);
         this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy :
             new BackoffIdleStrategy(100, 10, 1_000, 100_000);
+        this.deviceInfo = null != counters ? new DeviceInfoFile(counters.path().getParent(), deviceName, device) : null;
+        this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
+        linkChanged(linkWatch.isUp(), false);
+    }
+
+    /**
+     * What rxe_port_up / rxe_port_down do when the link changes (or is first seen, which is no event to count):
+     * the only place the node sets the port state.
+     */
+    private void linkChanged(final boolean up, final boolean event)
+    {
+        if (!up && event)
+        {
+            engine.counters().linkDowned();
+        }
+        device.portState(up ? PortState.ACTIVE : PortState.DOWN);
+        if (null != deviceInfo)
+        {
+            deviceInfo.publish(); // control-path file write; a link change is rare, never the data path
+        }
     }
 
     private static CountersFile.Context countersContext(final Context ctx)
@@ -253,14 +300,22 @@ public final class RoceNode implements AutoCloseable
 
     /**
      * One duty cycle on the caller's thread: one clock read, verbs commands and doorbells, one stack poll
-     * (receive, ARP/ND, RoCE packets into the engine), timers, requesters, then a flush of what the engine queued.
+     * (receive, ARP/ND, RoCE packets into the engine), timers, requesters, then a flush of what the engine queued;
+     * every {@link Context#linkCheckIntervalNs} also a look at the NIC's link.
      *
      * @return work done, 0 when idle
      */
     public int progress()
     {
-        dutyCycleClock.update(sourceClock.nanoTime());
-        return engine.progress() + stack.flush();
+        final long nowNs = sourceClock.nanoTime();
+        dutyCycleClock.update(nowNs);
+        int work = engine.progress() + stack.flush();
+        if (linkWatch.poll(nowNs))
+        {
+            linkChanged(linkWatch.isUp(), true);
+            work++;
+        }
+        return work;
     }
 
     /** An Agent running {@link #progress()}, for a caller's own AgentRunner or AgentInvoker. */
@@ -280,11 +335,20 @@ public final class RoceNode implements AutoCloseable
         AgentRunner.startOnThread(runner);
     }
 
-    /** Stops the engine thread (if started), then closes the engine and the counters file. */
+    /** The published device attributes, or null without counters files. */
+    public DeviceInfoFile deviceInfo()
+    {
+        return deviceInfo;
+    }
+
+    /**
+     * Stops the engine thread (if started), then removes the device attributes file and closes the engine and the
+     * counters file.
+     */
     @Override
     public synchronized void close()
     {
-        CloseHelper.closeAll(runner, engine, counters);
+        CloseHelper.closeAll(runner, deviceInfo, engine, counters);
         runner = null;
     }
 
