@@ -7,6 +7,8 @@ import io.jrxe.rxe.devinfo.DeviceInfoFile;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
 import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.stats.CountersFileReader;
+import io.jrxe.rxe.stats.RxeMBeans;
 import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.PortState;
 import io.jrxe.rxe.verbs.RxeContext;
@@ -20,6 +22,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -46,6 +49,8 @@ public final class RoceNode implements AutoCloseable
 {
     public static final int GID_INDEX_LINK_LOCAL = 0;
     public static final int GID_INDEX_IPV4 = 1;
+    /** How often the JMX MBeans of new and destroyed QPs are brought up to date. */
+    public static final long JMX_REFRESH_MS = 1000;
 
     /** Settings of a node, with defaults. */
     public static final class Context
@@ -62,6 +67,7 @@ public final class RoceNode implements AutoCloseable
         private Consumer<Throwable> errorHandler;
         private IdleStrategy idleStrategy;
         private long linkCheckIntervalNs = TimeUnit.MILLISECONDS.toNanos(100);
+        private boolean jmx;
 
         /** The NIC to run on (required). */
         public Context nic(final NicDevice nic)
@@ -150,6 +156,17 @@ public final class RoceNode implements AutoCloseable
         }
 
         /**
+         * Whether the counters (device and per QP) are also JMX MBeans in the platform MBeanServer, for jconsole
+         * ({@link RxeMBeans}; needs {@link #countersFile}). Default false: creating the platform MBeanServer costs
+         * a JVM some hundred milliseconds and megabytes at start.
+         */
+        public Context jmx(final boolean jmx)
+        {
+            this.jmx = jmx;
+            return this;
+        }
+
+        /**
          * How often the duty cycle looks at the NIC's link status, in ns of the {@link #nanoClock} (default 100 ms;
          * each look is a device register read).
          */
@@ -171,6 +188,7 @@ public final class RoceNode implements AutoCloseable
     private final RxeEngine engine;
     private final CountersFile counters;
     private final DeviceInfoFile deviceInfo;
+    private final RxeMBeans mbeans;
     private final LinkWatch linkWatch;
     private final IdleStrategy idleStrategy;
     private final String deviceName;
@@ -187,6 +205,10 @@ public final class RoceNode implements AutoCloseable
         if (null == ctx.nic || null == ctx.net)
         {
             throw new IllegalArgumentException("RoceNode needs a NIC (Context.nic) and addresses (Context.net)");
+        }
+        if (ctx.jmx && !ctx.countersFile)
+        {
+            throw new IllegalArgumentException("RoceNode JMX MBeans read the counters file: set countersFile(true)");
         }
         this.nic = ctx.nic;
         this.deviceName = ctx.deviceName;
@@ -222,6 +244,8 @@ public final class RoceNode implements AutoCloseable
         this.deviceInfo = null != counters ? new DeviceInfoFile(counters.path().getParent(), deviceName, device) : null;
         this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
         linkChanged(linkWatch.isUp(), false);
+        this.mbeans = ctx.jmx ? new RxeMBeans(ManagementFactory.getPlatformMBeanServer(),
+            new CountersFileReader(counters.buffer()), sourceClock).start(JMX_REFRESH_MS) : null;
     }
 
     /**
@@ -341,14 +365,20 @@ public final class RoceNode implements AutoCloseable
         return deviceInfo;
     }
 
+    /** The JMX MBeans of the counters, or null unless {@link Context#jmx} was set. */
+    public RxeMBeans mbeans()
+    {
+        return mbeans;
+    }
+
     /**
-     * Stops the engine thread (if started), then removes the device attributes file and closes the engine and the
-     * counters file.
+     * Stops the engine thread (if started), then unregisters the MBeans, removes the device attributes file and
+     * closes the engine and the counters file.
      */
     @Override
     public synchronized void close()
     {
-        CloseHelper.closeAll(runner, deviceInfo, engine, counters);
+        CloseHelper.closeAll(runner, mbeans, deviceInfo, engine, counters);
         runner = null;
     }
 

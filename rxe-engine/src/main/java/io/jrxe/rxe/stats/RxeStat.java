@@ -198,10 +198,15 @@ public final class RxeStat
             {
                 continue;
             }
-            final int type = reader.qpType(slot);
-            out.println("qp " + reader.qpn(slot) + " " + (type >= 0 && type < QP_TYPES.length ? QP_TYPES[type] : "?"));
+            out.println("qp " + reader.qpn(slot) + " " + qpTypeName(reader.qpType(slot)));
             printValues(RdmaHwStats.forQpSlot(reader, slot, nanoClock), "  ");
         }
+    }
+
+    /** The QP type as a counters file records it (the BTH transport code), in lower case; "?" if unknown. */
+    static String qpTypeName(final int type)
+    {
+        return type >= 0 && type < QP_TYPES.length ? QP_TYPES[type] : "?";
     }
 
     private void printValues(final RdmaHwStats stats, final String indent)

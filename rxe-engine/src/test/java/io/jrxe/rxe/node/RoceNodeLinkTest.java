@@ -10,6 +10,7 @@ import io.jrxe.net.NetStackContext;
 import io.jrxe.rxe.devinfo.DeviceInfoFile;
 import io.jrxe.rxe.stats.CountersFileReader;
 import io.jrxe.rxe.stats.RxeCounter;
+import io.jrxe.rxe.stats.RxeMBeans;
 import io.jrxe.rxe.verbs.AsyncEvent;
 import io.jrxe.rxe.verbs.PortAttr;
 import io.jrxe.rxe.verbs.PortState;
@@ -17,6 +18,8 @@ import io.jrxe.rxe.verbs.RxeDevice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.management.MBeanServer;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,11 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The node follows the emulated NIC's link (the device's status field and config change, as a real virtio-net device
  * shows a cable pulled): link_downed counts, the port state and its async events follow, and the published device
- * attributes show the port state.
+ * attributes and the JMX MBeans show it.
  */
 class RoceNodeLinkTest
 {
     private static final long INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
 
     @TempDir
     Path dir;
@@ -46,7 +50,7 @@ class RoceNodeLinkTest
     {
         final RoceNode node = new RoceNode(new RoceNode.Context().nic(nic).deviceName("link0")
             .net(new NetStackContext().ipv4Address(0x0a09_0001).ipv4PrefixLength(24))
-            .countersDirectory(dir).nanoClock(() -> now).linkCheckIntervalNs(INTERVAL_NS));
+            .countersDirectory(dir).nanoClock(() -> now).linkCheckIntervalNs(INTERVAL_NS).jmx(true));
         node.device().asyncEventHandler((event, element) -> events.add(event + "/" + element));
         return node;
     }
@@ -72,7 +76,7 @@ class RoceNodeLinkTest
     }
 
     @Test
-    void shouldCountLinkDownEventsAndMoveThePort()
+    void shouldCountLinkDownEventsAndMoveThePort() throws Exception
     {
         try (EmulatedNetwork network = EmulatedNetwork.create(2, WireFaults.none());
             NicDevice nic = open(network);
@@ -108,7 +112,9 @@ class RoceNodeLinkTest
             now += INTERVAL_NS;
             node.progress();
             assertEquals(2, linkDownedInFile(node));
+            assertEquals(2L, SERVER.getAttribute(RxeMBeans.deviceObjectName("link0"), "link_downed"), "and JMX");
         }
+        assertFalse(SERVER.isRegistered(RxeMBeans.deviceObjectName("link0")), "unregistered when the node closes");
     }
 
     @Test
