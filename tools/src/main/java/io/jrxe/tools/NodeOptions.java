@@ -26,6 +26,9 @@ final class NodeOptions
     @Option(names = "--keep-counters", description = "keep the counters file after exit, for jrxe stat")
     boolean keepCounters;
 
+    @Option(names = "--jmx", description = "also publish the counters as JMX MBeans (jconsole: io.jrxe)")
+    boolean jmx;
+
     @Option(names = "--pcap", description = "write every frame sent and received to this pcap file")
     Path pcap;
 

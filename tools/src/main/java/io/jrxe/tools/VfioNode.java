@@ -48,7 +48,7 @@ final class VfioNode implements AutoCloseable
                 .pcapWriter(writer);
             node = new RoceNode(new RoceNode.Context().nic(device).net(net).deviceName(options.name)
                 .rxe(new RxeContext().keySeed(System.nanoTime()))
-                .keepCountersFile(options.keepCounters).idleStrategy(engineIdle));
+                .keepCountersFile(options.keepCounters).jmx(options.jmx).idleStrategy(engineIdle));
         }
         catch (final IOException ex)
         {
