@@ -47,6 +47,21 @@ public final class DeviceInfo
         "phys_state"
     };
 
+    /** Device fields rxe fixes at 0 (no vendor part or hardware version, no EE, RDD, raw QPs, FMR or multicast). */
+    private static final String[] RXE_ZERO_DEVICE_FIELDS =
+    {
+        "vendor_part_id", "hw_ver", "max_ee_rd_atom", "max_ee_init_rd_atom", "max_ee", "max_rdd", "max_raw_ipv6_qp",
+        "max_raw_ethy_qp", "max_mcast_grp", "max_mcast_qp_attach", "max_total_mcast_qp_attach", "max_fmr",
+        "max_map_per_fmr"
+    };
+
+    /** Port fields rxe fixes at 0 (no LIDs, SM, P_Key or Q_Key violation counts on RoCE). */
+    private static final String[] RXE_ZERO_PORT_FIELDS =
+    {
+        "sm_lid", "port_lid", "port_lmc", "port_cap_flags2", "bad_pkey_cntr", "qkey_viol_cntr", "sm_sl",
+        "subnet_timeout", "init_type_reply"
+    };
+
     /** {@code IBV_TRANSPORT_IB}: rxe presents itself as an InfiniBand transport. */
     public static final int TRANSPORT_IB = 0;
     /** {@code IBV_LINK_LAYER_ETHERNET}. */
@@ -111,11 +126,13 @@ public final class DeviceInfo
     {
         final DeviceAttr a = device.queryDevice();
         final Map<String, Long> d = new LinkedHashMap<>();
+        for (final String field : RXE_ZERO_DEVICE_FIELDS)
+        {
+            d.put(field, 0L);
+        }
         d.put("node_guid", a.nodeGuid());
         d.put("sys_image_guid", a.sysImageGuid());
         d.put("vendor_id", (long)a.vendorId());
-        d.put("vendor_part_id", 0L);
-        d.put("hw_ver", 0L);
         d.put("phys_port_cnt", 1L);
         d.put("max_mr_size", a.maxMrSize());
         d.put("page_size_cap", a.pageSizeCap());
@@ -129,22 +146,11 @@ public final class DeviceInfo
         d.put("max_mr", (long)a.maxMr());
         d.put("max_pd", (long)a.maxPd());
         d.put("max_qp_rd_atom", (long)a.maxQpRdAtom());
-        d.put("max_ee_rd_atom", 0L);
         d.put("max_res_rd_atom", (long)a.maxResRdAtom());
         d.put("max_qp_init_rd_atom", (long)a.maxQpInitRdAtom());
-        d.put("max_ee_init_rd_atom", 0L);
         d.put("atomic_cap", (long)a.atomicCap());
-        d.put("max_ee", 0L);
-        d.put("max_rdd", 0L);
         d.put("max_mw", (long)a.maxMw());
-        d.put("max_raw_ipv6_qp", 0L);
-        d.put("max_raw_ethy_qp", 0L);
-        d.put("max_mcast_grp", 0L);
-        d.put("max_mcast_qp_attach", 0L);
-        d.put("max_total_mcast_qp_attach", 0L);
         d.put("max_ah", (long)a.maxAh());
-        d.put("max_fmr", 0L);
-        d.put("max_map_per_fmr", 0L);
         d.put("max_srq", (long)a.maxSrq());
         d.put("max_srq_wr", (long)a.maxSrqWr());
         d.put("max_srq_sge", (long)a.maxSrqSge());
@@ -160,24 +166,19 @@ public final class DeviceInfo
     {
         final boolean active = PortState.ACTIVE == p.state();
         final Map<String, Long> m = new LinkedHashMap<>();
+        for (final String field : RXE_ZERO_PORT_FIELDS)
+        {
+            m.put(field, 0L);
+        }
         m.put("state", (long)p.state().code());
         m.put("max_mtu", (long)p.maxMtu().code());
         m.put("active_mtu", (long)p.activeMtu().code());
-        m.put("sm_lid", 0L);
-        m.put("port_lid", 0L);
-        m.put("port_lmc", 0L);
         m.put("link_layer", (long)LINK_LAYER_ETHERNET);
         m.put("max_msg_sz", p.maxMsgSize());
         m.put("port_cap_flags", (long)PORT_CM_SUP);
-        m.put("port_cap_flags2", 0L);
         m.put("max_vl_num", 1L);
-        m.put("bad_pkey_cntr", 0L);
-        m.put("qkey_viol_cntr", 0L);
-        m.put("sm_sl", 0L);
         m.put("pkey_tbl_len", (long)p.pkeyTableLength());
         m.put("gid_tbl_len", (long)p.gidTableLength());
-        m.put("subnet_timeout", 0L);
-        m.put("init_type_reply", 0L);
         m.put("active_width", (long)WIDTH_1X);
         m.put("active_speed", (long)SPEED_SDR);
         m.put("phys_state", (long)(active ? PHYS_STATE_LINK_UP : PHYS_STATE_POLLING));

@@ -184,17 +184,18 @@ public final class IbvDevinfo
     {
         final StringBuilder out = new StringBuilder(verbose ? 4096 : 512);
         out.append("hca_id:\t").append(info.name()).append('\n');
-        out.append("\ttransport:\t\t\tInfiniBand (").append(DeviceInfo.TRANSPORT_IB).append(")\n");
+        label(out, 1, "transport").append("InfiniBand (").append(DeviceInfo.TRANSPORT_IB).append(")\n");
         if (!info.fwVer().isEmpty())
         {
-            out.append("\tfw_ver:\t\t\t\t").append(info.fwVer()).append('\n');
+            label(out, 1, "fw_ver").append(info.fwVer()).append('\n');
         }
-        out.append("\tnode_guid:\t\t\t").append(guid(info.device("node_guid"))).append('\n');
-        out.append("\tsys_image_guid:\t\t\t").append(guid(info.device("sys_image_guid"))).append('\n');
-        out.append("\tvendor_id:\t\t\t0x").append(hex(info.device("vendor_id"), 4)).append('\n');
-        line(out, "\tvendor_part_id:\t\t\t", info.device("vendor_part_id"));
-        out.append("\thw_ver:\t\t\t\t0x").append(Long.toHexString(info.device("hw_ver")).toUpperCase()).append('\n');
-        line(out, "\tphys_port_cnt:\t\t\t", info.device("phys_port_cnt"));
+        label(out, 1, "node_guid").append(guid(info.device("node_guid"))).append('\n');
+        label(out, 1, "sys_image_guid").append(guid(info.device("sys_image_guid"))).append('\n');
+        label(out, 1, "vendor_id").append("0x").append(hex(info.device("vendor_id"), 4)).append('\n');
+        decimals(out, 1, info, true, "vendor_part_id");
+        label(out, 1, "hw_ver").append("0x").append(Long.toHexString(info.device("hw_ver")).toUpperCase())
+            .append('\n');
+        decimals(out, 1, info, true, "phys_port_cnt");
         if (verbose)
         {
             formatDeviceDetails(info, out);
@@ -205,51 +206,32 @@ public final class IbvDevinfo
 
     private static void formatDeviceDetails(final DeviceInfo info, final StringBuilder out)
     {
-        out.append("\tmax_mr_size:\t\t\t0x").append(Long.toHexString(info.device("max_mr_size"))).append('\n');
-        out.append("\tpage_size_cap:\t\t\t0x").append(Long.toHexString(info.device("page_size_cap"))).append('\n');
-        line(out, "\tmax_qp:\t\t\t\t", info.device("max_qp"));
-        line(out, "\tmax_qp_wr:\t\t\t", info.device("max_qp_wr"));
+        label(out, 1, "max_mr_size").append("0x").append(Long.toHexString(info.device("max_mr_size"))).append('\n');
+        label(out, 1, "page_size_cap").append("0x").append(Long.toHexString(info.device("page_size_cap")))
+            .append('\n');
+        decimals(out, 1, info, true, "max_qp", "max_qp_wr");
         final long capFlags = info.device("device_cap_flags");
-        out.append("\tdevice_cap_flags:\t\t0x").append(hex(capFlags, 8)).append('\n');
+        label(out, 1, "device_cap_flags").append("0x").append(hex(capFlags, 8)).append('\n');
         flags(out, capFlags, CAP_BITS, CAP_NAMES);
-        line(out, "\tmax_sge:\t\t\t", info.device("max_sge"));
-        line(out, "\tmax_sge_rd:\t\t\t", info.device("max_sge_rd"));
-        line(out, "\tmax_cq:\t\t\t\t", info.device("max_cq"));
-        line(out, "\tmax_cqe:\t\t\t", info.device("max_cqe"));
-        line(out, "\tmax_mr:\t\t\t\t", info.device("max_mr"));
-        line(out, "\tmax_pd:\t\t\t\t", info.device("max_pd"));
-        line(out, "\tmax_qp_rd_atom:\t\t\t", info.device("max_qp_rd_atom"));
-        line(out, "\tmax_ee_rd_atom:\t\t\t", info.device("max_ee_rd_atom"));
-        line(out, "\tmax_res_rd_atom:\t\t", info.device("max_res_rd_atom"));
-        line(out, "\tmax_qp_init_rd_atom:\t\t", info.device("max_qp_init_rd_atom"));
-        line(out, "\tmax_ee_init_rd_atom:\t\t", info.device("max_ee_init_rd_atom"));
+        decimals(out, 1, info, true, "max_sge", "max_sge_rd", "max_cq", "max_cqe", "max_mr", "max_pd",
+            "max_qp_rd_atom", "max_ee_rd_atom", "max_res_rd_atom", "max_qp_init_rd_atom", "max_ee_init_rd_atom");
         final long atomicCap = info.device("atomic_cap");
-        out.append("\tatomic_cap:\t\t\t").append(name(new String[]{"ATOMIC_NONE", "ATOMIC_HCA", "ATOMIC_GLOB"},
+        label(out, 1, "atomic_cap").append(name(new String[]{"ATOMIC_NONE", "ATOMIC_HCA", "ATOMIC_GLOB"},
             atomicCap, "invalid atomic capability")).append(" (").append(atomicCap).append(")\n");
-        line(out, "\tmax_ee:\t\t\t\t", info.device("max_ee"));
-        line(out, "\tmax_rdd:\t\t\t", info.device("max_rdd"));
-        line(out, "\tmax_mw:\t\t\t\t", info.device("max_mw"));
-        line(out, "\tmax_raw_ipv6_qp:\t\t", info.device("max_raw_ipv6_qp"));
-        line(out, "\tmax_raw_ethy_qp:\t\t", info.device("max_raw_ethy_qp"));
-        line(out, "\tmax_mcast_grp:\t\t\t", info.device("max_mcast_grp"));
-        line(out, "\tmax_mcast_qp_attach:\t\t", info.device("max_mcast_qp_attach"));
-        line(out, "\tmax_total_mcast_qp_attach:\t", info.device("max_total_mcast_qp_attach"));
-        line(out, "\tmax_ah:\t\t\t\t", info.device("max_ah"));
-        line(out, "\tmax_fmr:\t\t\t", info.device("max_fmr"));
+        decimals(out, 1, info, true, "max_ee", "max_rdd", "max_mw", "max_raw_ipv6_qp", "max_raw_ethy_qp",
+            "max_mcast_grp", "max_mcast_qp_attach", "max_total_mcast_qp_attach", "max_ah", "max_fmr");
         if (0 != info.device("max_fmr"))
         {
-            line(out, "\tmax_map_per_fmr:\t\t", info.device("max_map_per_fmr"));
+            decimals(out, 1, info, true, "max_map_per_fmr");
         }
-        line(out, "\tmax_srq:\t\t\t", info.device("max_srq"));
+        decimals(out, 1, info, true, "max_srq");
         if (0 != info.device("max_srq"))
         {
-            line(out, "\tmax_srq_wr:\t\t\t", info.device("max_srq_wr"));
-            line(out, "\tmax_srq_sge:\t\t\t", info.device("max_srq_sge"));
+            decimals(out, 1, info, true, "max_srq_wr", "max_srq_sge");
         }
-        line(out, "\tmax_pkeys:\t\t\t", info.device("max_pkeys"));
-        line(out, "\tlocal_ca_ack_delay:\t\t", info.device("local_ca_ack_delay"));
+        decimals(out, 1, info, true, "max_pkeys", "local_ca_ack_delay");
         formatUnsupportedExtensions(info, out);
-        line(out, "\tnum_comp_vectors:\t\t", info.device("num_comp_vectors"));
+        decimals(out, 1, info, true, "num_comp_vectors");
     }
 
     /** The ibv_device_attr_ex parts jrxe (like rxe) has none of: ODP, clocks, offloads, tag matching. */
@@ -263,7 +245,8 @@ public final class IbvDevinfo
         out.append("\tcompletion_timestamp_mask not supported\n");
         out.append("\tcore clock not supported\n");
         final long capFlagsEx = info.device("device_cap_flags_ex");
-        out.append("\tdevice_cap_flags_ex:\t\t0x").append(Long.toHexString(capFlagsEx).toUpperCase()).append('\n');
+        label(out, 1, "device_cap_flags_ex").append("0x").append(Long.toHexString(capFlagsEx).toUpperCase())
+            .append('\n');
         flags(out, capFlagsEx & 0xffff_ffff_0000_0000L, CAP_EX_BITS, CAP_EX_NAMES);
         out.append("\ttso_caps:\n\t\tmax_tso:\t\t\t0\n");
         out.append("\trss_caps:\n")
@@ -279,40 +262,29 @@ public final class IbvDevinfo
     private static void formatPort(final DeviceInfo info, final boolean verbose, final StringBuilder out)
     {
         out.append("\t\tport:\t").append(1).append('\n');
-        final long state = info.port("state");
-        out.append("\t\t\tstate:\t\t\t").append(name(PORT_STATES, state, "invalid state"))
-            .append(" (").append(state).append(")\n");
-        mtu(out, "\t\t\tmax_mtu:\t\t", info.port("max_mtu"));
-        mtu(out, "\t\t\tactive_mtu:\t\t", info.port("active_mtu"));
-        line(out, "\t\t\tsm_lid:\t\t\t", info.port("sm_lid"));
-        line(out, "\t\t\tport_lid:\t\t", info.port("port_lid"));
-        out.append("\t\t\tport_lmc:\t\t0x").append(hex(info.port("port_lmc"), 2)).append('\n');
+        named(out, "state", info.port("state"), name(PORT_STATES, info.port("state"), "invalid state"));
+        named(out, "max_mtu", info.port("max_mtu"), name(MTUS, info.port("max_mtu"), "invalid MTU"));
+        named(out, "active_mtu", info.port("active_mtu"), name(MTUS, info.port("active_mtu"), "invalid MTU"));
+        decimals(out, 3, info, false, "sm_lid", "port_lid");
+        label(out, 3, "port_lmc").append("0x").append(hex(info.port("port_lmc"), 2)).append('\n');
         final long linkLayer = info.port("link_layer");
-        out.append("\t\t\tlink_layer:\t\t").append(name(LINK_LAYERS, linkLayer, "Unknown")).append('\n');
+        label(out, 3, "link_layer").append(name(LINK_LAYERS, linkLayer, "Unknown")).append('\n');
         if (verbose)
         {
-            out.append("\t\t\tmax_msg_sz:\t\t0x").append(Long.toHexString(info.port("max_msg_sz"))).append('\n');
-            out.append("\t\t\tport_cap_flags:\t\t0x").append(hex(info.port("port_cap_flags"), 8)).append('\n');
-            out.append("\t\t\tport_cap_flags2:\t0x").append(hex(info.port("port_cap_flags2"), 4)).append('\n');
-            final long vls = info.port("max_vl_num");
-            out.append("\t\t\tmax_vl_num:\t\t").append(name(VLS, vls, "invalid value"))
-                .append(" (").append(vls).append(")\n");
-            out.append("\t\t\tbad_pkey_cntr:\t\t0x").append(Long.toHexString(info.port("bad_pkey_cntr")))
+            label(out, 3, "max_msg_sz").append("0x").append(Long.toHexString(info.port("max_msg_sz"))).append('\n');
+            label(out, 3, "port_cap_flags").append("0x").append(hex(info.port("port_cap_flags"), 8)).append('\n');
+            label(out, 3, "port_cap_flags2").append("0x").append(hex(info.port("port_cap_flags2"), 4)).append('\n');
+            named(out, "max_vl_num", info.port("max_vl_num"), name(VLS, info.port("max_vl_num"), "invalid value"));
+            label(out, 3, "bad_pkey_cntr").append("0x").append(Long.toHexString(info.port("bad_pkey_cntr")))
                 .append('\n');
-            out.append("\t\t\tqkey_viol_cntr:\t\t0x").append(Long.toHexString(info.port("qkey_viol_cntr")))
+            label(out, 3, "qkey_viol_cntr").append("0x").append(Long.toHexString(info.port("qkey_viol_cntr")))
                 .append('\n');
-            line(out, "\t\t\tsm_sl:\t\t\t", info.port("sm_sl"));
-            line(out, "\t\t\tpkey_tbl_len:\t\t", info.port("pkey_tbl_len"));
-            line(out, "\t\t\tgid_tbl_len:\t\t", info.port("gid_tbl_len"));
-            line(out, "\t\t\tsubnet_timeout:\t\t", info.port("subnet_timeout"));
-            line(out, "\t\t\tinit_type_reply:\t", info.port("init_type_reply"));
-            final long width = info.port("active_width");
-            out.append("\t\t\tactive_width:\t\t").append(width(width)).append("X (").append(width).append(")\n");
-            final long speed = info.port("active_speed");
-            out.append("\t\t\tactive_speed:\t\t").append(speed(speed)).append(" (").append(speed).append(")\n");
-            final long phys = info.port("phys_state");
-            out.append("\t\t\tphys_state:\t\t").append(name(PHYS_STATES, phys, "invalid physical state"))
-                .append(" (").append(phys).append(")\n");
+            decimals(out, 3, info, false, "sm_sl", "pkey_tbl_len", "gid_tbl_len", "subnet_timeout",
+                "init_type_reply");
+            named(out, "active_width", info.port("active_width"), width(info.port("active_width")) + "X");
+            named(out, "active_speed", info.port("active_speed"), speed(info.port("active_speed")));
+            named(out, "phys_state", info.port("phys_state"),
+                name(PHYS_STATES, info.port("phys_state"), "invalid physical state"));
             formatGids(info, linkLayer, out);
         }
         out.append('\n');
@@ -327,8 +299,8 @@ public final class IbvDevinfo
                 continue; // null_gid(): ibv_devinfo skips entries whose interface id is zero
             }
             final String index = Integer.toString(info.gidIndex(i));
-            out.append("\t\t\tGID[").append("   ", 0, Math.max(0, 3 - index.length())).append(index)
-                .append("]:\t\t").append(gidText(info.gidHi(i), info.gidLo(i)));
+            label(out, 3, "GID[" + "   ".substring(Math.min(3, index.length())) + index + "]")
+                .append(gidText(info.gidHi(i), info.gidLo(i)));
             if (DeviceInfo.LINK_LAYER_ETHERNET == linkLayer)
             {
                 out.append(", RoCE v2");
@@ -371,14 +343,42 @@ public final class IbvDevinfo
         return hex.length() >= width ? hex : "00000000".substring(0, width - hex.length()) + hex;
     }
 
-    private static void line(final StringBuilder out, final String label, final long value)
+    /**
+     * Appends the indent, {@code name:} and the tabs ibv_devinfo puts after it: values start at column 40 in the
+     * device section (indent 1) and 48 in the port section (indent 3), with 8-column tabs and at least one tab.
+     */
+    private static StringBuilder label(final StringBuilder out, final int indent, final String name)
     {
-        out.append(label).append(value).append('\n');
+        for (int i = 0; i < indent; i++)
+        {
+            out.append('\t');
+        }
+        out.append(name).append(':');
+        final int valueColumn = 1 == indent ? 40 : 48;
+        int column = 8 * indent + name.length() + 1;
+        do
+        {
+            out.append('\t');
+            column = (column / 8 + 1) * 8;
+        }
+        while (column < valueColumn);
+        return out;
     }
 
-    private static void mtu(final StringBuilder out, final String label, final long code)
+    /** One {@code name: value} line per field, printf's {@code %d}. */
+    private static void decimals(
+        final StringBuilder out, final int indent, final DeviceInfo info, final boolean device, final String... fields)
     {
-        out.append(label).append(name(MTUS, code, "invalid MTU")).append(" (").append(code).append(")\n");
+        for (final String field : fields)
+        {
+            label(out, indent, field).append(device ? info.device(field) : info.port(field)).append('\n');
+        }
+    }
+
+    /** A port line as {@code "%s (%d)"}: the value's name, then its code. */
+    private static void named(final StringBuilder out, final String field, final long code, final String text)
+    {
+        label(out, 3, field).append(text).append(" (").append(code).append(")\n");
     }
 
     private static void flags(final StringBuilder out, final long value, final long[] bits, final String[] names)

@@ -26,8 +26,8 @@ class IbvDevinfoTest
 {
     private static final long MAC = 0x52_54_00_12_34_56L;
 
-    /** ibv_devinfo (no -v) for an rxe device on a 1500-byte netdev whose port is up. */
-    private static final String BRIEF =
+    /** ibv_devinfo's device lines for an rxe device (with and without -v). */
+    private static final String DEVICE =
         "hca_id:\tjrxe0\n" +
         "\ttransport:\t\t\tInfiniBand (0)\n" +
         "\tfw_ver:\t\t\t\t0.0.0\n" +
@@ -36,7 +36,10 @@ class IbvDevinfoTest
         "\tvendor_id:\t\t\t0xffffff\n" +
         "\tvendor_part_id:\t\t\t0\n" +
         "\thw_ver:\t\t\t\t0x0\n" +
-        "\tphys_port_cnt:\t\t\t1\n" +
+        "\tphys_port_cnt:\t\t\t1\n";
+
+    /** ibv_devinfo's port lines for a 1500-byte netdev whose port is up (with and without -v). */
+    private static final String PORT =
         "\t\tport:\t1\n" +
         "\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n" +
         "\t\t\tmax_mtu:\t\t4096 (5)\n" +
@@ -44,20 +47,13 @@ class IbvDevinfoTest
         "\t\t\tsm_lid:\t\t\t0\n" +
         "\t\t\tport_lid:\t\t0\n" +
         "\t\t\tport_lmc:\t\t0x00\n" +
-        "\t\t\tlink_layer:\t\tEthernet\n" +
-        "\n";
+        "\t\t\tlink_layer:\t\tEthernet\n";
+
+    /** ibv_devinfo (no -v) for an rxe device on a 1500-byte netdev whose port is up. */
+    private static final String BRIEF = DEVICE + PORT + "\n";
 
     /** ibv_devinfo -v for the same device. */
-    private static final String VERBOSE =
-        "hca_id:\tjrxe0\n" +
-        "\ttransport:\t\t\tInfiniBand (0)\n" +
-        "\tfw_ver:\t\t\t\t0.0.0\n" +
-        "\tnode_guid:\t\t\t5054:00ff:fe12:3456\n" +
-        "\tsys_image_guid:\t\t\t5054:00ff:fe12:3456\n" +
-        "\tvendor_id:\t\t\t0xffffff\n" +
-        "\tvendor_part_id:\t\t\t0\n" +
-        "\thw_ver:\t\t\t\t0x0\n" +
-        "\tphys_port_cnt:\t\t\t1\n" +
+    private static final String VERBOSE = DEVICE +
         "\tmax_mr_size:\t\t\t0xffffffffffffffff\n" +
         "\tpage_size_cap:\t\t\t0xfffff000\n" +
         "\tmax_qp:\t\t\t\t1048560\n" +
@@ -128,14 +124,7 @@ class IbvDevinfoTest
         "\t\tqp_rate_limit_max:\t0kbps\n" +
         "\ttag matching not supported\n" +
         "\tnum_comp_vectors:\t\t1\n" +
-        "\t\tport:\t1\n" +
-        "\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n" +
-        "\t\t\tmax_mtu:\t\t4096 (5)\n" +
-        "\t\t\tactive_mtu:\t\t1024 (3)\n" +
-        "\t\t\tsm_lid:\t\t\t0\n" +
-        "\t\t\tport_lid:\t\t0\n" +
-        "\t\t\tport_lmc:\t\t0x00\n" +
-        "\t\t\tlink_layer:\t\tEthernet\n" +
+        PORT +
         "\t\t\tmax_msg_sz:\t\t0x80000000\n" +
         "\t\t\tport_cap_flags:\t\t0x00010000\n" +
         "\t\t\tport_cap_flags2:\t0x0000\n" +
