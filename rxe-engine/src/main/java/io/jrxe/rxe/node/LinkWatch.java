@@ -7,7 +7,8 @@ import io.jrxe.driver.NicDevice;
  * rxe_port_down/up). The driver polls, so nothing signals a change: the duty cycle asks the NIC only once per
  * interval of the duty-cycle clock ({@link NicDevice#linkUp()} reads device registers, an MMIO access on a VFIO
  * NIC), and pays one comparison per cycle otherwise. A link that goes down and comes back within one interval is
- * not seen. Owned by the node's duty cycle thread.
+ * not seen. A virtio device that needs a reset reports its link down too, and so its port goes DOWN. Owned by the
+ * node's duty cycle thread.
  */
 final class LinkWatch
 {

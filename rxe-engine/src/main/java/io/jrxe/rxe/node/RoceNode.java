@@ -244,8 +244,21 @@ public final class RoceNode implements AutoCloseable
         this.deviceInfo = null != counters ? new DeviceInfoFile(counters.path().getParent(), deviceName, device) : null;
         this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
         linkChanged(linkWatch.isUp(), false);
-        this.mbeans = ctx.jmx ? new RxeMBeans(ManagementFactory.getPlatformMBeanServer(),
-            new CountersFileReader(counters.buffer()), sourceClock).start(JMX_REFRESH_MS) : null;
+        this.mbeans = ctx.jmx ? mbeans(counters, sourceClock) : null;
+    }
+
+    private RxeMBeans mbeans(final CountersFile counters, final NanoClock clock)
+    {
+        try
+        {
+            return new RxeMBeans(ManagementFactory.getPlatformMBeanServer(), new CountersFileReader(counters.buffer()),
+                clock).start(JMX_REFRESH_MS);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(deviceInfo, engine, counters); // e.g. a device of this name in this JVM
+            throw ex;
+        }
     }
 
     /**
