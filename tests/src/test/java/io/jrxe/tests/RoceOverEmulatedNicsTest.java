@@ -1,12 +1,14 @@
 package io.jrxe.tests;
 
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.devinfo.IbvDevinfo;
 import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.stats.CountersFileReader;
 import io.jrxe.rxe.stats.RxeCounter;
+import io.jrxe.rxe.stats.RxeMBeans;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.GidTable;
@@ -28,14 +30,21 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * RC traffic between two whole jrxe nodes over emulated virtio-net NICs: ARP through the stack, RoCEv2 through
- * the driver, the device model and the wire.
+ * the driver, the device model and the wire; the counters as jrxe stat, JMX and jrxe devinfo show them.
  */
 class RoceOverEmulatedNicsTest
 {
@@ -109,8 +118,34 @@ class RoceOverEmulatedNicsTest
                 final int slot = reader.findQp(b.qp.qpn());
                 assertTrue(slot >= 0, "B's QP has its own counters");
                 assertTrue(reader.qpValue(slot, RxeCounter.RCVD_PKTS.id()) >= packets, "counted on B's QP too");
+                assertObservable(nodes.b(), reader, slot);
             }
         }
+    }
+
+    /** What jconsole and jrxe devinfo show of node B after the traffic. */
+    private void assertObservable(final RoceNode node, final CountersFileReader reader, final int slot)
+    {
+        final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        final CountersFileReader inProcess = new CountersFileReader(node.counters().buffer());
+        try (RxeMBeans beans = new RxeMBeans(server, inProcess, System::nanoTime))
+        {
+            assertEquals(reader.deviceValue(RxeCounter.RCVD_PKTS),
+                server.getAttribute(RxeMBeans.deviceObjectName("jrxe-b"), "rcvd_pkts"), "JMX shows jrxe stat's values");
+            assertEquals(reader.qpValue(slot, RxeCounter.RCVD_BYTES.id()),
+                server.getAttribute(RxeMBeans.qpObjectName("jrxe-b", reader.qpn(slot)), "rcvd_bytes"));
+        }
+        catch (final JMException ex)
+        {
+            throw new AssertionError(ex);
+        }
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, IbvDevinfo.print(List.of(countersDir), "jrxe-b", true,
+            new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+        final String devinfo = out.toString(StandardCharsets.UTF_8);
+        assertTrue(devinfo.startsWith("hca_id:\tjrxe-b\n"), devinfo);
+        assertTrue(devinfo.contains("\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"), devinfo);
+        assertTrue(devinfo.contains("\t\t\tGID[  1]:\t\t::ffff:10.9.0.2, RoCE v2\n"), devinfo);
     }
 
     /** A node's verbs objects for one RC QP and one registered buffer. */

@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         BindCommand.class,
         UnbindCommand.class,
         StatCommand.class,
+        DevinfoCommand.class,
         NicCommand.class,
         DemoCommand.class,
         BenchCommand.class,

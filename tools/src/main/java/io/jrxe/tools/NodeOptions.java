@@ -31,6 +31,9 @@ final class NodeOptions
     @Option(names = "--keep-counters", description = "keep the counters file after exit, for jrxe stat")
     boolean keepCounters;
 
+    @Option(names = "--jmx", description = "also publish the counters as JMX MBeans (jconsole: io.jrxe)")
+    boolean jmx;
+
     @Option(names = "--pcap", description = "write every frame sent and received to this pcap file")
     Path pcap;
 
@@ -65,6 +68,6 @@ final class NodeOptions
         return new PciNode.Context().pciAddress(pci).bufferSize(bufferSize).pcap(pcap)
             .net(Addresses.configure(new NetStackContext(), ip, ip6))
             .node(new RoceNode.Context().deviceName(name).rxe(new RxeContext().keySeed(System.nanoTime()))
-                .keepCountersFile(keepCounters).idleStrategy(engineIdle));
+                .keepCountersFile(keepCounters).jmx(jmx).idleStrategy(engineIdle));
     }
 }

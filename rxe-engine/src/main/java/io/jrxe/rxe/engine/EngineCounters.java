@@ -59,6 +59,15 @@ public final class EngineCounters
         return internalErrors;
     }
 
+    /**
+     * The port went down: rxe_port_down() counts {@code RXE_CNT_LINK_DOWNED}. For the engine's thread, as every
+     * update.
+     */
+    public void linkDowned()
+    {
+        increment(RxeCounter.LINK_DOWNED);
+    }
+
     void mirror(final CounterSet set)
     {
         this.mirror = set;

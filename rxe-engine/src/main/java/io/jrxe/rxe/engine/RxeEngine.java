@@ -54,11 +54,23 @@ import java.util.function.Consumer;
  */
 public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListener, EngineInvoker, AutoCloseable
 {
+    /** Work of the layer below the engine (the node's link watch) that belongs in every duty cycle. */
+    @FunctionalInterface
+    public interface DutyCycleWork
+    {
+        /**
+         * @param nowNs the duty cycle's clock reading
+         * @return work done, 0 when idle
+         */
+        int doWork(long nowNs);
+    }
+
     /** Configuration with defaults; fluent setters share the getter's name. */
     public static final class Context
     {
         private NanoClock nanoClock;
         private CachedNanoClock dutyCycleClock;
+        private DutyCycleWork dutyCycleWork;
         private RxePacketIo packetIo;
         private RxePoller poller;
         private int maxQps = 1024;
@@ -101,6 +113,23 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         public Context dutyCycleClock(final CachedNanoClock value)
         {
             dutyCycleClock = value;
+            return this;
+        }
+
+        /** @return extra work of the layer below in each duty cycle, may be null */
+        public DutyCycleWork dutyCycleWork()
+        {
+            return dutyCycleWork;
+        }
+
+        /**
+         * @param value run at the end of every duty cycle with its clock reading (the node's netdev work: its link
+         *              watch), so one agent drives everything the engine thread owns
+         * @return this
+         */
+        public Context dutyCycleWork(final DutyCycleWork value)
+        {
+            dutyCycleWork = value;
             return this;
         }
 
@@ -304,6 +333,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final RxeDevice device;
     private final NanoClock clock;
     private final CachedNanoClock dutyCycleClock;
+    private final DutyCycleWork dutyCycleWork;
     private final RxePacketIo packetIo;
     private final RxePoller poller;
     private final EngineCounters counters = new EngineCounters();
@@ -350,6 +380,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.device = port.device();
         this.clock = ctx.nanoClock();
         this.dutyCycleClock = ctx.dutyCycleClock();
+        this.dutyCycleWork = ctx.dutyCycleWork();
         this.packetIo = ctx.packetIo();
         this.poller = ctx.poller();
         this.nowNs = clock.nanoTime();
@@ -482,6 +513,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         work += timers.poll(nowNs, timerHandler, ctx.maxQps());
         work += runQps(ctx.packetBudget());
         work += packetIo.flush();
+        if (null != dutyCycleWork)
+        {
+            work += dutyCycleWork.doWork(nowNs);
+        }
         return work;
     }
 

@@ -3,14 +3,18 @@ package io.jrxe.rxe.node;
 import io.jrxe.driver.NicDevice;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
+import io.jrxe.rxe.devinfo.DeviceInfoFile;
 import io.jrxe.rxe.engine.RxeAgent;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
 import io.jrxe.rxe.spi.DevicePort;
 import io.jrxe.rxe.spi.DevicePorts;
 import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.stats.CountersFileReader;
+import io.jrxe.rxe.stats.RxeMBeans;
 import io.jrxe.rxe.verbs.DeviceAttr;
 import io.jrxe.rxe.verbs.GidTable;
+import io.jrxe.rxe.verbs.PortState;
 import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
 import org.agrona.CloseHelper;
@@ -20,7 +24,9 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -35,12 +41,18 @@ import java.util.function.Consumer;
  * </pre>
  * GID table as rxe fills it for a netdev: index 0 the link-local GID from the MAC, index 1 the IPv4-mapped GID
  * ({@link #GID_INDEX_IPV4}, the one RoCEv2 tools use with {@code -g 1}), then the IPv6 addresses.
+ * The port follows the NIC's link as rxe's follows its netdev's carrier: ACTIVE while the link is up, DOWN (a
+ * PORT_ERR event and one more {@code link_downed}) when it goes down, checked every
+ * {@link Context#linkCheckIntervalNs} of the duty cycle. With counters files on, the node also publishes its
+ * device attributes next to them for {@code jrxe devinfo} ({@link DeviceInfoFile}), rewritten on each port change.
  * The node does not own the NIC: the caller closes it after the node.
  */
 public final class RoceNode implements AutoCloseable
 {
     public static final int GID_INDEX_LINK_LOCAL = 0;
     public static final int GID_INDEX_IPV4 = 1;
+    /** How often the JMX MBeans of new and destroyed QPs are brought up to date. */
+    public static final long JMX_REFRESH_MS = 1000;
 
     /** Settings of a node, with defaults. */
     public static final class Context
@@ -56,6 +68,8 @@ public final class RoceNode implements AutoCloseable
         private int maxQps = 1024;
         private Consumer<Throwable> errorHandler;
         private IdleStrategy idleStrategy;
+        private long linkCheckIntervalNs = TimeUnit.MILLISECONDS.toNanos(100);
+        private boolean jmx;
 
         /** The NIC to run on (required). */
         public Context nic(final NicDevice nic)
@@ -85,7 +99,10 @@ public final class RoceNode implements AutoCloseable
             return this;
         }
 
-        /** Whether counters go to a memory-mapped file that {@code jrxe stat} reads (default true). */
+        /**
+         * Whether counters go to a memory-mapped file that {@code jrxe stat} reads, and the device attributes to a
+         * file beside it that {@code jrxe devinfo} reads (default true).
+         */
         public Context countersFile(final boolean countersFile)
         {
             this.countersFile = countersFile;
@@ -139,6 +156,31 @@ public final class RoceNode implements AutoCloseable
             this.idleStrategy = idleStrategy;
             return this;
         }
+
+        /**
+         * Whether the counters (device and per QP) are also JMX MBeans in the platform MBeanServer, for jconsole
+         * ({@link RxeMBeans}; needs {@link #countersFile}). Default false: creating the platform MBeanServer costs
+         * a JVM some hundred milliseconds and megabytes at start.
+         */
+        public Context jmx(final boolean jmx)
+        {
+            this.jmx = jmx;
+            return this;
+        }
+
+        /**
+         * How often the duty cycle looks at the NIC's link status, in ns of the {@link #nanoClock} (default 100 ms;
+         * each look is a device register read).
+         */
+        public Context linkCheckIntervalNs(final long linkCheckIntervalNs)
+        {
+            if (linkCheckIntervalNs <= 0)
+            {
+                throw new IllegalArgumentException("linkCheckIntervalNs must be positive: " + linkCheckIntervalNs);
+            }
+            this.linkCheckIntervalNs = linkCheckIntervalNs;
+            return this;
+        }
     }
 
     private final NicDevice nic;
@@ -148,6 +190,9 @@ public final class RoceNode implements AutoCloseable
     private final DevicePort port;
     private final RxeEngine engine;
     private final CountersFile counters;
+    private final DeviceInfoFile deviceInfo;
+    private final RxeMBeans mbeans;
+    private final LinkWatch linkWatch;
     private final IdleStrategy idleStrategy;
     private final String deviceName;
     private final CachedNanoClock dutyCycleClock = new CachedNanoClock();
@@ -162,6 +207,10 @@ public final class RoceNode implements AutoCloseable
         if (null == ctx.nic || null == ctx.net)
         {
             throw new IllegalArgumentException("RoceNode needs a NIC (Context.nic) and addresses (Context.net)");
+        }
+        if (ctx.jmx && !ctx.countersFile)
+        {
+            throw new IllegalArgumentException("RoceNode JMX MBeans read the counters file: set countersFile(true)");
         }
         this.nic = ctx.nic;
         this.deviceName = ctx.deviceName;
@@ -184,6 +233,7 @@ public final class RoceNode implements AutoCloseable
             .poller(packetIo)
             .nanoClock(ctx.nanoClock)
             .dutyCycleClock(dutyCycleClock)
+            .dutyCycleWork(this::netdevWork)
             .maxQps(ctx.maxQps);
         if (null != counters)
         {
@@ -196,6 +246,52 @@ public final class RoceNode implements AutoCloseable
         this.engine = new RxeEngine(engineCtx, port);
         packetIo.sink(engine);
         this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.BACKOFF.create();
+        this.deviceInfo = null != counters ? new DeviceInfoFile(counters.path().getParent(), deviceName, device) : null;
+        this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
+        linkChanged(linkWatch.isUp(), false);
+        this.mbeans = ctx.jmx ? mbeans(counters, ctx.nanoClock) : null;
+    }
+
+    private RxeMBeans mbeans(final CountersFile counters, final NanoClock clock)
+    {
+        try
+        {
+            return new RxeMBeans(ManagementFactory.getPlatformMBeanServer(), new CountersFileReader(counters.buffer()),
+                clock).start(JMX_REFRESH_MS);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(deviceInfo, engine, counters); // e.g. a device of this name in this JVM
+            throw ex;
+        }
+    }
+
+    /**
+     * What rxe_port_up / rxe_port_down do when the link changes (or is first seen, which is no event to count):
+     * the only place the node sets the port state.
+     */
+    private void linkChanged(final boolean up, final boolean event)
+    {
+        if (!up && event)
+        {
+            engine.counters().linkDowned();
+        }
+        port.portState(up ? PortState.ACTIVE : PortState.DOWN);
+        if (null != deviceInfo)
+        {
+            deviceInfo.publish(); // control-path file write; a link change is rare, never the data path
+        }
+    }
+
+    /** The netdev's part of the engine's duty cycle: a look at the link every linkCheckIntervalNs. */
+    private int netdevWork(final long nowNs)
+    {
+        if (null != linkWatch && linkWatch.poll(nowNs))
+        {
+            linkChanged(linkWatch.isUp(), true);
+            return 1;
+        }
+        return 0;
     }
 
     private static CountersFile.Context countersContext(final Context ctx)
@@ -258,7 +354,7 @@ public final class RoceNode implements AutoCloseable
     /**
      * One duty cycle on the caller's thread, the engine's own ({@link RxeEngine#progress()}): one clock read, verbs
      * commands and doorbells, one stack poll (receive, ARP/ND, RoCE packets into the engine), timers, requesters,
-     * then a flush of what the engine queued.
+     * a flush of what the engine queued, and every {@link Context#linkCheckIntervalNs} a look at the NIC's link.
      *
      * @return work done, 0 when idle
      */
@@ -289,11 +385,26 @@ public final class RoceNode implements AutoCloseable
         thread = NodeThreads.start(NodeThreads.Layout.NODE, () -> idleStrategy, this);
     }
 
-    /** Stops the engine thread (if started), then closes the engine and the counters file. */
+    /** The published device attributes, or null without counters files. */
+    public DeviceInfoFile deviceInfo()
+    {
+        return deviceInfo;
+    }
+
+    /** The JMX MBeans of the counters, or null unless {@link Context#jmx} was set. */
+    public RxeMBeans mbeans()
+    {
+        return mbeans;
+    }
+
+    /**
+     * Stops the engine thread (if started), then unregisters the MBeans, removes the device attributes file and
+     * closes the engine and the counters file.
+     */
     @Override
     public synchronized void close()
     {
-        CloseHelper.closeAll(thread, engine, counters);
+        CloseHelper.closeAll(thread, mbeans, deviceInfo, engine, counters);
         thread = null;
     }
 }

@@ -6,11 +6,16 @@ import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -274,6 +279,36 @@ public final class CountersFile implements AutoCloseable
     }
 
     /**
+     * The files a tool looks for in the counters directories.
+     *
+     * @param directories where to look; missing ones are skipped
+     * @param suffix      file name suffix, e.g. {@link #SUFFIX}
+     * @return the files found, sorted by file name
+     * @throws UncheckedIOException if a directory cannot be listed
+     */
+    public static List<Path> list(final List<Path> directories, final String suffix)
+    {
+        final List<Path> files = new ArrayList<>();
+        for (final Path dir : directories)
+        {
+            if (!Files.isDirectory(dir))
+            {
+                continue;
+            }
+            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*" + suffix))
+            {
+                stream.forEach(files::add);
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException("cannot list " + dir, ex);
+            }
+        }
+        files.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
+        return files;
+    }
+
+    /**
      * @param directory  the counters directory
      * @param deviceName the device name
      * @return the file path of the device's counters
@@ -447,7 +482,11 @@ public final class CountersFile implements AutoCloseable
         }
     }
 
-    static boolean isAlive(final long pid)
+    /**
+     * @param pid a process id
+     * @return true if that process runs on this host
+     */
+    public static boolean isAlive(final long pid)
     {
         final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
         return handle.isPresent() && handle.get().isAlive();

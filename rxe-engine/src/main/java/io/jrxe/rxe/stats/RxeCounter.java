@@ -33,7 +33,11 @@ public enum RxeCounter
     COMPLETER_RETRY_ERR(10, "completer_retry_err", "retries started by the completer"),
     /** Packets the NIC could not take. */
     SEND_ERR(11, "send_err", "transmit failures"),
-    /** Link went down (not yet counted: the engine sees no link events). */
+    /**
+     * The NIC's link went down (rxe_port_down): counted by the node when it sees the link status fall, which it
+     * checks every {@code linkCheckInterval} of its duty cycle; a link that comes back up within one interval is
+     * not seen.
+     */
     LINK_DOWNED(12, "link_downed", "link down events"),
     /** RDMA operation requests sent (rxe counts requests of RDMA READ/WRITE messages). */
     RDMA_SENDS(13, "rdma_sends", "RDMA operation requests sent"),
@@ -101,8 +105,14 @@ public enum RxeCounter
     LOCAL_ACK_TIMEOUT_ERR(43, "local_ack_timeout_err", "retransmit timer expiries"),
     /** ACKs whose PSN implied a lost READ/atomic response (mlx5 implied_nak_seq_err). */
     IMPLIED_NAK_SEQ_ERR(44, "implied_nak_seq_err", "ACKs implying a lost READ/atomic response"),
-    /** Congestion notification packets sent (always 0: jrxe does not implement DCQCN). */
-    CNP_SENT(45, "cnp_sent", "CNPs sent"),
+    /**
+     * Congestion notification packets sent (mlx5's np_cnp_sent; rxe has no such counter). jrxe implements no DCQCN
+     * notification point and never sends a CNP, so 0 is the true count and the value stays 0 until one is built,
+     * which must count here where it transmits the CNP. Kept rather than removed because ids are the slots of
+     * counters files and only ever appended; received CE marks and CNPs are {@link #ECN_MARKED_PKTS} and
+     * {@link #CNP_RCVD}.
+     */
+    CNP_SENT(45, "cnp_sent", "CNPs sent (none: no DCQCN notification point)"),
     /** Congestion notification packets received. */
     CNP_RCVD(46, "cnp_rcvd", "CNPs received"),
     /** Received packets with ECN CE marked (mlx5 np_ecn_marked_roce_packets). */
@@ -117,6 +127,7 @@ public enum RxeCounter
     TX_WAIT_NEIGHBOR(51, "tx_wait_neighbor", "transmit deferred: next hop's MAC being resolved");
 
     private static final RxeCounter[] BY_ID;
+    private static final String[] NAMES;
 
     static
     {
@@ -129,6 +140,11 @@ public enum RxeCounter
                 throw new IllegalStateException("counter ids must be unique and dense: " + counter);
             }
             BY_ID[counter.id] = counter;
+        }
+        NAMES = new String[values.length];
+        for (final RxeCounter counter : values)
+        {
+            NAMES[counter.id] = counter.label;
         }
     }
 
@@ -181,6 +197,16 @@ public enum RxeCounter
     public static int count()
     {
         return BY_ID.length;
+    }
+
+    /**
+     * The driver's names of {@code rdma_alloc_hw_stats_struct}: every label, index = id, rxe's first.
+     *
+     * @return a new array of {@link #count()} names
+     */
+    public static String[] names()
+    {
+        return NAMES.clone();
     }
 
     /**

@@ -1,13 +1,11 @@
 package io.jrxe.rxe.stats;
 
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -29,6 +27,7 @@ import java.util.Set;
  *    sent_pkts 600
  * </pre>
  * With {@code --watch} each interval prints {@code name value +delta rate/s} for the counters that are non-zero.
+ * Values are read through {@link RdmaHwStats} (the port's, and each QP's): every block printed is one snapshot.
  */
 public final class RxeStat
 {
@@ -36,6 +35,7 @@ public final class RxeStat
 
     private final PrintStream out;
     private final EpochClock clock;
+    private final NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private boolean includeZero;
     private boolean perQp;
 
@@ -87,27 +87,7 @@ public final class RxeStat
      */
     public static List<Path> listCounterFiles(final List<Path> directories)
     {
-        final List<Path> files = new ArrayList<>();
-        for (final Path dir : directories)
-        {
-            if (!Files.isDirectory(dir))
-            {
-                continue;
-            }
-            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*" + CountersFile.SUFFIX))
-            {
-                for (final Path file : stream)
-                {
-                    files.add(file);
-                }
-            }
-            catch (final IOException ex)
-            {
-                throw new UncheckedIOException("cannot list " + dir, ex);
-            }
-        }
-        files.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
-        return files;
+        return CountersFile.list(directories, CountersFile.SUFFIX);
     }
 
     /**
@@ -118,14 +98,7 @@ public final class RxeStat
     public void print(final CountersFileReader reader)
     {
         printHeader(reader);
-        for (int i = 0; i < reader.counterCount(); i++)
-        {
-            final long value = reader.deviceValue(i);
-            if (includeZero || 0 != value)
-            {
-                out.println(reader.label(i) + " " + value);
-            }
-        }
+        printValues(RdmaHwStats.forPort(reader, 1, nanoClock), "");
         if (perQp)
         {
             printQps(reader);
@@ -173,11 +146,12 @@ public final class RxeStat
             {
                 readers.add(CountersFileReader.map(file));
             }
+            final RdmaHwStats[] ports = new RdmaHwStats[readers.size()];
             final long[][] previous = new long[readers.size()][];
             for (int r = 0; r < readers.size(); r++)
             {
-                previous[r] = new long[readers.get(r).counterCount()];
-                readers.get(r).deviceValues(previous[r]);
+                ports[r] = RdmaHwStats.forPort(readers.get(r), 1, nanoClock);
+                previous[r] = ports[r].values(new long[ports[r].numCounters()]);
             }
             long last = clock.time();
             for (int n = 0; iterations <= 0 || n < iterations; n++)
@@ -186,8 +160,7 @@ public final class RxeStat
                 final long now = clock.time();
                 for (int r = 0; r < readers.size(); r++)
                 {
-                    final long[] current = new long[previous[r].length];
-                    readers.get(r).deviceValues(current);
+                    final long[] current = ports[r].values(new long[previous[r].length]);
                     printDeltas(readers.get(r), previous[r], current, now - last);
                     previous[r] = current;
                 }
@@ -225,15 +198,25 @@ public final class RxeStat
             {
                 continue;
             }
-            final int type = reader.qpType(slot);
-            out.println("qp " + reader.qpn(slot) + " " + (type >= 0 && type < QP_TYPES.length ? QP_TYPES[type] : "?"));
-            for (int i = 0; i < reader.counterCount(); i++)
+            out.println("qp " + reader.qpn(slot) + " " + qpTypeName(reader.qpType(slot)));
+            printValues(RdmaHwStats.forQpSlot(reader, slot, nanoClock), "  ");
+        }
+    }
+
+    /** The QP type as a counters file records it (the BTH transport code), in lower case; "?" if unknown. */
+    static String qpTypeName(final int type)
+    {
+        return type >= 0 && type < QP_TYPES.length ? QP_TYPES[type] : "?";
+    }
+
+    private void printValues(final RdmaHwStats stats, final String indent)
+    {
+        final long[] values = stats.values(new long[stats.numCounters()]);
+        for (int i = 0; i < values.length; i++)
+        {
+            if (includeZero || 0 != values[i])
             {
-                final long value = reader.qpValue(slot, i);
-                if (includeZero || 0 != value)
-                {
-                    out.println("  " + reader.label(i) + " " + value);
-                }
+                out.println(indent + stats.name(i) + " " + values[i]);
             }
         }
     }

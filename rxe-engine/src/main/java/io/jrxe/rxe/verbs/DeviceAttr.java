@@ -236,6 +236,12 @@ public final class DeviceAttr
         return localCaAckDelay;
     }
 
+    /** @return capability bits ({@link DeviceCapFlags}), 64 bits as in {@code device_cap_flags_ex}. */
+    public long deviceCapFlags()
+    {
+        return DeviceCapFlags.RXE;
+    }
+
     /** @return max inline data per send WR. */
     public int maxInlineData()
     {

@@ -28,6 +28,7 @@ class RxeCounterTest
         {
             assertEquals(RXE_NAMES[id], RxeCounter.byId(id).label());
             assertTrue(RxeCounter.byId(id).isRxeCounter());
+            assertEquals(RXE_NAMES[id], RxeCounter.names()[id], "the driver's names of rdma_hw_stats");
         }
         assertFalse(RxeCounter.ICRC_ERR.isRxeCounter());
     }
