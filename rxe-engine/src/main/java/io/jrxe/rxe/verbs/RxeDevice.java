@@ -12,6 +12,7 @@ import io.jrxe.rxe.spi.MwEntry;
 import io.jrxe.rxe.spi.QpDoorbell;
 import io.jrxe.rxe.spi.QpModifyListener;
 import io.jrxe.rxe.spi.QpnAllocator;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -51,13 +52,12 @@ public final class RxeDevice
     private final IndexAllocator pdHandles;
     private final IndexAllocator cqHandles;
     private final IndexAllocator srqHandles;
-    private final IndexAllocator ahHandles;
     private final IndexAllocator mrIndices;
     private final IndexAllocator mwIndices;
     private final Int2ObjectHashMap<ProtectionDomain> pds = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<CompletionQueue> cqs = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<SharedReceiveQueue> srqs = new Int2ObjectHashMap<>();
-    private final Int2ObjectHashMap<AddressHandle> ahs = new Int2ObjectHashMap<>();
+    private final AddressHandles ahs;
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
     private final SplittableRandom keys;
     private final DeviceDma dma;
@@ -82,7 +82,7 @@ public final class RxeDevice
         pdHandles = new IndexAllocator(1, ctx.maxPd());
         cqHandles = new IndexAllocator(1, ctx.maxCq());
         srqHandles = new IndexAllocator(1, ctx.maxSrq());
-        ahHandles = new IndexAllocator(1, ctx.maxAh());
+        ahs = new AddressHandles(gidTable, ctx.maxAh());
         mrIndices = new IndexAllocator(mrTable.firstMrIndex(), mrTable.lastMrIndex());
         mwIndices = new IndexAllocator(mrTable.firstMwIndex(), mrTable.lastMwIndex());
         keys = new SplittableRandom(ctx.keySeed());
@@ -744,7 +744,7 @@ public final class RxeDevice
     }
 
     /**
-     * {@code ib_create_ah} (rxe {@code rxe_av_chk_attr}).
+     * {@code rdma_create_ah} (rxe {@code rxe_av_chk_attr}).
      *
      * @param pd PD.
      * @param attr address vector.
@@ -753,33 +753,79 @@ public final class RxeDevice
     public synchronized AddressHandle createAh(final ProtectionDomain pd, final AhAttr attr)
     {
         checkPd(pd);
-        final String bad = attr.check(gidTable);
-        if (null != bad)
-        {
-            throw new VerbsException(Errno.EINVAL, bad);
-        }
-        final int handle = allocate(ahHandles, "AH", ctx.maxAh());
-        final AddressHandle ah = new AddressHandle(pd, handle, attr);
-        pd.acquire();
-        ahs.put(handle, ah);
-        return ah;
+        return ahs.create(pd, attr);
     }
 
     /**
-     * {@code ib_destroy_ah}.
+     * {@code rdma_modify_ah}: validates the new vector as {@link #createAh} does and replaces the AH's vector
+     * atomically; work requests posted before keep the vector they copied.
+     *
+     * @param ah the AH.
+     * @param attr the new address vector.
+     */
+    public synchronized void modifyAh(final AddressHandle ah, final AhAttr attr)
+    {
+        ahs.modify(ah, attr);
+    }
+
+    /**
+     * {@code rdma_query_ah}; unlike rxe (which drops it) the static rate reads back as set.
+     *
+     * @param ah the AH.
+     * @param dst destination.
+     * @return dst.
+     */
+    public synchronized AhAttr queryAh(final AddressHandle ah, final AhAttr dst)
+    {
+        return ahs.query(ah, dst);
+    }
+
+    /**
+     * {@code ib_init_ah_from_wc} ({@code ib_init_ah_attr_from_wc}): the address vector of a reply to the sender
+     * of a UD/GSI receive, from its completion and the 40-byte network header area at the start of its buffer
+     * ({@link RdmaNetworkHeader}).
+     *
+     * @param port port the message arrived on.
+     * @param wc its receive completion.
+     * @param grh the receive buffer.
+     * @param offset where the receive buffer (its header area) starts in {@code grh}.
+     * @param dst receives the vector (only on success).
+     * @throws VerbsException EINVAL (bad port, buffer or network type), EPROTOTYPE (no GRH in the completion),
+     *     ENOENT (the packet's destination GID is not one of this port's).
+     */
+    public void initAhFromWc(
+        final int port, final WorkCompletion wc, final DirectBuffer grh, final int offset, final AhAttr dst)
+    {
+        checkPort(port);
+        AhFromWc.init(gidTable, port, wc, grh, offset, dst);
+    }
+
+    /**
+     * {@code ib_create_ah_from_wc}: {@link #initAhFromWc} then {@link #createAh}.
+     *
+     * @param pd PD of the AH.
+     * @param wc the receive completion.
+     * @param grh the receive buffer.
+     * @param offset where the receive buffer starts in {@code grh}.
+     * @param port port the message arrived on.
+     * @return an AH that replies to the sender.
+     */
+    public synchronized AddressHandle createAhFromWc(
+        final ProtectionDomain pd, final WorkCompletion wc, final DirectBuffer grh, final int offset, final int port)
+    {
+        checkPort(port);
+        checkPd(pd);
+        return ahs.createFromWc(pd, wc, grh, offset, port);
+    }
+
+    /**
+     * {@code rdma_destroy_ah}.
      *
      * @param ah the AH.
      */
     public synchronized void destroyAh(final AddressHandle ah)
     {
-        if (ahs.get(ah.handle()) != ah)
-        {
-            throw new VerbsException(Errno.EINVAL, "AH " + ah.handle() + " is not on this device");
-        }
-        ah.invalidate();
-        ahs.remove(ah.handle());
-        ahHandles.free(ah.handle());
-        ah.pd().release();
+        ahs.destroy(ah);
     }
 
     /**
@@ -818,7 +864,7 @@ public final class RxeDevice
         return ahs.get(handle);
     }
 
-    private static int allocate(final IndexAllocator allocator, final String what, final int max)
+    static int allocate(final IndexAllocator allocator, final String what, final int max)
     {
         final int handle = allocator.allocate();
         if (handle < 0)
