@@ -26,7 +26,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * message that says what to fix. Data-path verbs live on the objects ({@link QueuePair#postSend},
  * {@link CompletionQueue#poll}, ...).
  */
-public final class RxeDevice
+public final class RxeDevice implements PortCapabilities
 {
     static
     {
@@ -37,6 +37,8 @@ public final class RxeDevice
     public static final int PORT = 1;
     /** The default (full membership) P_Key at index 0. */
     public static final int DEFAULT_PKEY = 0xffff;
+    /** {@code IB_MGMT_MAD_SIZE}: a MAD header and payload, rxe's {@code max_mad_size}. */
+    public static final int MAX_MAD_SIZE = 256;
 
     private static final QpDoorbell NO_DOORBELL = (qp, send) ->
     {
@@ -142,6 +144,52 @@ public final class RxeDevice
             throw new VerbsException(Errno.EINVAL, "P_Key index " + index + " invalid: rxe has only index 0");
         }
         return DEFAULT_PKEY;
+    }
+
+    /**
+     * {@inheritDoc} rxe's port is RoCE v2: {@link CoreCapFlags#PORT_IBA_ROCE_UDP_ENCAP} (rxe
+     * {@code rxe_port_immutable}), so MADs, the IB CM, AF_IB and Ethernet AHs, and no SMI (no QP0), SA, multicast
+     * through the SA, iWARP CM or OPA.
+     */
+    @Override
+    public int coreCapFlags(final int port)
+    {
+        checkPort(port);
+        return CoreCapFlags.PORT_IBA_ROCE_UDP_ENCAP;
+    }
+
+    /** {@inheritDoc} rxe: {@link #MAX_MAD_SIZE} (256). */
+    @Override
+    public int maxMadSize(final int port)
+    {
+        checkPort(port);
+        return MAX_MAD_SIZE;
+    }
+
+    /**
+     * {@inheritDoc} False, as the kernel answers for rxe: the predicate is RoCE and the driver's
+     * {@code add_gid}/{@code del_gid} ops, and rxe has no such ops (true for hardware RoCE drivers such as mlx5;
+     * issue 9 expected true, but jrxe answers as rxe does).
+     */
+    @Override
+    public boolean capRoceGidTable(final int port)
+    {
+        checkPort(port);
+        return false;
+    }
+
+    /** {@inheritDoc} rxe: false. */
+    @Override
+    public boolean capIbSwitch()
+    {
+        return false;
+    }
+
+    /** {@inheritDoc} rxe: 1 ({@code phys_port_cnt}). */
+    @Override
+    public int endPort()
+    {
+        return PORT;
     }
 
     /** @return the DMA mapping API ({@code ib_dma_*}) on the NIC's IOVA space ({@link RxeContext#iovaSpace()}). */
