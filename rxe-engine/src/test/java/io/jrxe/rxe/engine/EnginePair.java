@@ -8,6 +8,7 @@ import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.GidTable;
+import io.jrxe.rxe.verbs.IbRate;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.ProtectionDomain;
@@ -222,6 +223,7 @@ final class EnginePair implements AutoCloseable
         int maxRdAtomic = 4;
         int access = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
         boolean ipv6;
+        IbRate staticRate = IbRate.PORT_CURRENT;
     }
 
     private static void bringUp(
@@ -241,6 +243,7 @@ final class EnginePair implements AutoCloseable
         {
             attr.ahAttr().dgidIpv4(peerIp).sgidIndex(1).hopLimit(64);
         }
+        attr.ahAttr().staticRate(t.staticRate);
         side.device.modifyQp(qp, attr.qpState(QpState.INIT),
             QpAttrMask.STATE | QpStateTable.required(type, QpState.RESET, QpState.INIT));
         side.device.modifyQp(qp, attr.qpState(QpState.RTR),
