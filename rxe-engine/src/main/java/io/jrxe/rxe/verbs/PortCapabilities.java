@@ -67,7 +67,7 @@ public interface PortCapabilities
      */
     default boolean capIbMad(final int port)
     {
-        return 0 != (coreCapFlags(port) & CoreCapFlags.IB_MAD);
+        return has(port, CoreCapFlags.IB_MAD);
     }
 
     /**
@@ -78,7 +78,7 @@ public interface PortCapabilities
      */
     default boolean capOpaMad(final int port)
     {
-        return 0 != (coreCapFlags(port) & CoreCapFlags.OPA_MAD);
+        return has(port, CoreCapFlags.OPA_MAD);
     }
 
     /**
@@ -89,7 +89,7 @@ public interface PortCapabilities
      */
     default boolean capIbSmi(final int port)
     {
-        return 0 != (coreCapFlags(port) & CoreCapFlags.IB_SMI);
+        return has(port, CoreCapFlags.IB_SMI);
     }
 
     /**
@@ -100,7 +100,7 @@ public interface PortCapabilities
      */
     default boolean capIbCm(final int port)
     {
-        return 0 != (coreCapFlags(port) & CoreCapFlags.IB_CM);
+        return has(port, CoreCapFlags.IB_CM);
     }
 
     /**
@@ -111,7 +111,7 @@ public interface PortCapabilities
      */
     default boolean capIwCm(final int port)
     {
-        return 0 != (coreCapFlags(port) & CoreCapFlags.IW_CM);
+        return has(port, CoreCapFlags.IW_CM);
     }
 
     /**
@@ -122,7 +122,7 @@ public interface PortCapabilities
      */
     default boolean capIbSa(final int port)
     {
-        return 0 != (coreCapFlags(port) & CoreCapFlags.IB_SA);
+        return has(port, CoreCapFlags.IB_SA);
     }
 
     /**
@@ -145,7 +145,7 @@ public interface PortCapabilities
      */
     default boolean capAfIb(final int port)
     {
-        return 0 != (coreCapFlags(port) & CoreCapFlags.AF_IB);
+        return has(port, CoreCapFlags.AF_IB);
     }
 
     /**
@@ -156,7 +156,7 @@ public interface PortCapabilities
      */
     default boolean capEthAh(final int port)
     {
-        return 0 != (coreCapFlags(port) & CoreCapFlags.ETH_AH);
+        return has(port, CoreCapFlags.ETH_AH);
     }
 
     /**
@@ -168,5 +168,10 @@ public interface PortCapabilities
     default boolean capOpaAh(final int port)
     {
         return CoreCapFlags.OPA_AH == (coreCapFlags(port) & CoreCapFlags.OPA_AH);
+    }
+
+    private boolean has(final int port, final int flag)
+    {
+        return 0 != (coreCapFlags(port) & flag);
     }
 }
