@@ -146,6 +146,18 @@ public final class RxeDevice implements PortCapabilities
         return DEFAULT_PKEY;
     }
 
+    /** @return the DMA mapping API ({@code ib_dma_*}) on the NIC's IOVA space ({@link RxeContext#iovaSpace()}). */
+    public DeviceDma dma()
+    {
+        return dma;
+    }
+
+    /** @return the port GID table (entry 0 is the link-local GID of the MAC). */
+    public GidTable gidTable()
+    {
+        return gidTable;
+    }
+
     /**
      * {@inheritDoc} rxe's port is RoCE v2: {@link CoreCapFlags#PORT_IBA_ROCE_UDP_ENCAP} (rxe
      * {@code rxe_port_immutable}), so MADs, the IB CM, AF_IB and Ethernet AHs, and no SMI (no QP0), SA, multicast
@@ -190,18 +202,6 @@ public final class RxeDevice implements PortCapabilities
     public int endPort()
     {
         return PORT;
-    }
-
-    /** @return the DMA mapping API ({@code ib_dma_*}) on the NIC's IOVA space ({@link RxeContext#iovaSpace()}). */
-    public DeviceDma dma()
-    {
-        return dma;
-    }
-
-    /** @return the port GID table (entry 0 is the link-local GID of the MAC). */
-    public GidTable gidTable()
-    {
-        return gidTable;
     }
 
     MrTable mrTable()
