@@ -15,9 +15,10 @@ import io.jrxe.rxe.spi.SendWqe;
  * packet's worth again. A packet may leave when {@code paceNextNs <= now}; each frame sent (Ethernet header to
  * ICRC, as handed to the NIC) pushes it by {@code bytes * 8000 / Mb/s} ns, rounded up with the remainder carried
  * so that the rounding never accumulates. The bucket holds at most one packet, so over any interval T a QP sends
- * at most {@code rate * T} plus one packet. An idle QP's bucket does not fill beyond that (its clock restarts at
- * now). A UD QP has one bucket for all its destinations: a packet to a fast AH may wait for a slow one's
- * (conservative: no destination's rate is exceeded).
+ * at most {@code rate * T} plus one packet. An idle QP earns no further credit (after a pause its clock restarts
+ * at now), and a late PACE timer loses the lateness rather than making up for it later: the rate is a ceiling. A
+ * UD QP has one bucket for all its destinations: a packet to a fast AH may wait for a slow one's (conservative: no
+ * destination's rate is exceeded).
  * <pre>
  *   paceNextNs          now                      send B bytes at now:  paceNextNs = max(paceNextNs, now)
  *   ----|----------------|---->  t                                               + ceil(B * 8000 / rate)
