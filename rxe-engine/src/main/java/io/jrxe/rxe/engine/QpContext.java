@@ -62,6 +62,8 @@ final class QpContext
     int minRnrTimer;
     int maxRdAtomic = 1;
     int maxDestRdAtomic = 1;
+    /** Static rate of the path (RC/UC) in Mb/s, &lt;= 0 for none; UD takes the rate of each WQE's AV. */
+    int pathRateMbps = -1;
     boolean sqDrainNotify;
 
     // requester (rxe_req_info)
@@ -79,6 +81,9 @@ final class QpContext
     boolean txStalled;
     /** One past the highest PSN sent so far: a request before it is a retransmission. */
     int sentPsnLimit;
+    /** Static rate bucket ({@link Pacer}): when the next paced packet may leave, and the rounding carried. */
+    long paceNextNs;
+    long paceCarry;
 
     // completer (rxe_comp_info)
     long compIndex;

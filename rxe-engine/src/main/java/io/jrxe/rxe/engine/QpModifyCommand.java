@@ -29,6 +29,7 @@ final class QpModifyCommand
     final int minRnrTimer;
     final int maxRdAtomic;
     final int maxDestRdAtomic;
+    final int staticRateMbps;
     final int sqPsn;
     final int rqPsn;
 
@@ -55,6 +56,7 @@ final class QpModifyCommand
             minRnrTimer = 0;
             maxRdAtomic = 0;
             maxDestRdAtomic = 0;
+            staticRateMbps = -1;
             sqPsn = 0;
             rqPsn = 0;
         }
@@ -73,6 +75,7 @@ final class QpModifyCommand
             minRnrTimer = attr.minRnrTimer();
             maxRdAtomic = attr.maxRdAtomic();
             maxDestRdAtomic = attr.maxDestRdAtomic();
+            staticRateMbps = attr.ahAttr().staticRate().toMbps();
             sqPsn = attr.sqPsn();
             rqPsn = attr.rqPsn();
         }

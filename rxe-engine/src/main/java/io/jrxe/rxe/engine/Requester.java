@@ -52,6 +52,7 @@ final class Requester
     private final Deth deth = new Deth();
     private final AtomicEth atomicEth = new AtomicEth();
     private final Feth feth = new Feth();
+    private final Pacer pacer;
 
     Requester(final RxeEngine engine, final Transmitter tx, final MrAccess mr, final EngineCounters counters)
     {
@@ -59,6 +60,7 @@ final class Requester
         this.tx = tx;
         this.mr = mr;
         this.counters = counters;
+        this.pacer = new Pacer(engine);
     }
 
     /**
@@ -131,6 +133,11 @@ final class Requester
             {
                 break;
             }
+            final int rateMbps = Pacer.rateMbps(c, wqe);
+            if (rateMbps > 0 && !pacer.admit(c))
+            {
+                break; // static rate: the PACE timer runs the QP again (retransmissions are paced alike)
+            }
             final int result = sendPacket(c, wqe);
             if (result < 0)
             {
@@ -140,6 +147,10 @@ final class Requester
             if (0 == result)
             {
                 return sent; // the QP failed
+            }
+            if (rateMbps > 0)
+            {
+                pacer.charge(c, rateMbps, tx.lastFrameLength);
             }
             sent++;
         }

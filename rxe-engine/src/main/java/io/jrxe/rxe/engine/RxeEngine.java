@@ -763,9 +763,13 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         {
             completer.onRetransmitTimeout(c);
         }
-        else
+        else if (TransportTimers.RNR == kind)
         {
             completer.onRnrTimer(c);
+        }
+        else
+        {
+            schedule(c); // PACE: the static rate lets the QP send again
         }
     }
 
@@ -816,6 +820,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         c.rnrRetryAttr = cmd.rnrRetry;
         c.minRnrTimer = cmd.minRnrTimer;
         c.maxRdAtomic = cmd.maxRdAtomic;
+        c.pathRateMbps = cmd.staticRateMbps;
         if (cmd.maxDestRdAtomic != c.maxDestRdAtomic || c.resources.capacity() != Math.max(1, cmd.maxDestRdAtomic))
         {
             c.maxDestRdAtomic = cmd.maxDestRdAtomic;
@@ -860,6 +865,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         c.reqIndex = sqPosition;
         timers.cancel(c.slot, TransportTimers.RETRANSMIT);
         timers.cancel(c.slot, TransportTimers.RNR);
+        timers.cancel(c.slot, TransportTimers.PACE);
     }
 
     private void detach(final QpContext c)
@@ -867,6 +873,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         c.detached = true;
         timers.cancel(c.slot, TransportTimers.RETRANSMIT);
         timers.cancel(c.slot, TransportTimers.RNR);
+        timers.cancel(c.slot, TransportTimers.PACE);
         if (slots[c.slot] == c)
         {
             slots[c.slot] = null;

@@ -32,6 +32,8 @@ final class Transmitter
     int id = -1;
     /** Offset of its BTH in {@link #buffer()}. */
     int bthOffset;
+    /** Frame length (Ethernet header to ICRC) of the packet finished last, 0 if it was refused. */
+    int lastFrameLength;
     private boolean ipv6;
     /** The QP the packet being built is counted on, null for the device only. */
     private QpContext owner;
@@ -105,6 +107,7 @@ final class Transmitter
             buffer.putByte(bthOffset + transportLength + i, (byte)0);
         }
         final int udpPayloadLength = transportLength + pad + Icrc.LENGTH;
+        lastFrameLength = 0;
         if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength))
         {
             pool.free(id);
@@ -120,6 +123,7 @@ final class Transmitter
             counters.increment(owner, RxeCounter.SEND_ERR);
             return false;
         }
+        lastFrameLength = pool.length(id);
         io.send(id);
         counters.sentPacket(owner, udpPayloadLength);
         return true;

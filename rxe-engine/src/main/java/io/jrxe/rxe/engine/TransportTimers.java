@@ -7,8 +7,8 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The retransmit and RNR timers of every QP slot, on one Agrona {@link DeadlineTimerWheel} in nanoseconds of the
- * engine's {@code NanoClock}. Engine thread only.
+ * The retransmit, RNR and pacing timers of every QP slot, on one Agrona {@link DeadlineTimerWheel} in nanoseconds
+ * of the engine's {@code NanoClock}. Engine thread only.
  * <p>
  * Each (slot, kind) has a <em>logical</em> deadline and at most one wheel timer. Re-arming to a later deadline
  * (the common case: every ACK that makes progress pushes the retransmit deadline out) only stores the new
@@ -21,11 +21,13 @@ public final class TransportTimers
     public static final int RETRANSMIT = 0;
     /** RNR NAK back-off timer kind. */
     public static final int RNR = 1;
+    /** Static rate pacing timer kind: the QP may send its next packet ({@code Pacer}). */
+    public static final int PACE = 2;
 
     /** Deadline value meaning "not armed". */
     public static final long NONE = Long.MAX_VALUE;
 
-    private static final int KINDS = 2;
+    private static final int KINDS = 3;
 
     /** Called when a timer's logical deadline has passed. */
     @FunctionalInterface
@@ -33,7 +35,7 @@ public final class TransportTimers
     {
         /**
          * @param slot QP slot
-         * @param kind {@link #RETRANSMIT} or {@link #RNR}
+         * @param kind {@link #RETRANSMIT}, {@link #RNR} or {@link #PACE}
          * @param now  current time in ns
          */
         void onTimer(int slot, int kind, long now);

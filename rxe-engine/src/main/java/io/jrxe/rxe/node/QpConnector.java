@@ -1,6 +1,7 @@
 package io.jrxe.rxe.node;
 
 import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.IbRate;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
@@ -60,6 +61,7 @@ public final class QpConnector
     private int sgidIndex = RoceNode.GID_INDEX_IPV4;
     private int hopLimit = DEFAULT_HOP_LIMIT;
     private int trafficClass;
+    private IbRate staticRate = IbRate.PORT_CURRENT;
 
     /** Path MTU for RTR (default {@link #DEFAULT_PATH_MTU}). */
     public QpConnector pathMtu(final Mtu pathMtu)
@@ -139,6 +141,13 @@ public final class QpConnector
         return this;
     }
 
+    /** Static rate of the path (default {@link IbRate#PORT_CURRENT}: unpaced); the requester honours it. */
+    public QpConnector staticRate(final IbRate staticRate)
+    {
+        this.staticRate = staticRate;
+        return this;
+    }
+
     public Mtu pathMtu()
     {
         return pathMtu;
@@ -175,7 +184,7 @@ public final class QpConnector
         attr.qpState(QpState.RTR).pathMtu(pathMtu).destQpNum(destQpn).rqPsn(rqPsn).maxDestRdAtomic(maxDestRdAtomic)
             .minRnrTimer(minRnrTimer);
         attr.ahAttr().dgid(dgidHi, dgidLo).sgidIndex(sgidIndex).hopLimit(hopLimit).trafficClass(trafficClass)
-            .flowLabel(0).sl(0);
+            .flowLabel(0).sl(0).staticRate(staticRate);
         return QpAttrMask.STATE | QpStateTable.required(type, QpState.INIT, QpState.RTR);
     }
 

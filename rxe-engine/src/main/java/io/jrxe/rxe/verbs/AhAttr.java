@@ -19,6 +19,7 @@ public final class AhAttr
     private int sl;
     private int portNum = 1;
     private long dmac = -1L;
+    private IbRate staticRate = IbRate.PORT_CURRENT;
 
     /** @return destination GID bytes 0..7. */
     public long dgidHi()
@@ -167,6 +168,29 @@ public final class AhAttr
         return this;
     }
 
+    /**
+     * The static rate ({@code rdma_ah_attr.static_rate}): the requester sends no faster than this on the path
+     * (a connected QP's AV) or to the AH's destination (UD); {@link IbRate#PORT_CURRENT}, the default, means no
+     * limit. jrxe departs from rxe here: rxe drops the value (an AH queried on rxe reads back PORT_CURRENT) and
+     * never paces; jrxe keeps it, reports it back and paces (issue 9).
+     *
+     * @return the static rate.
+     */
+    public IbRate staticRate()
+    {
+        return staticRate;
+    }
+
+    /**
+     * @param value static rate, {@link IbRate#PORT_CURRENT} for none.
+     * @return this.
+     */
+    public AhAttr staticRate(final IbRate value)
+    {
+        staticRate = value;
+        return this;
+    }
+
     /** @return true if the destination is an IPv4-mapped GID. */
     public boolean isIpv4()
     {
@@ -218,6 +242,10 @@ public final class AhAttr
         {
             return "AH destination MAC wider than 48 bits";
         }
+        if (null == staticRate)
+        {
+            return "AH static rate is null: use IbRate.PORT_CURRENT for no rate limit";
+        }
         return null;
     }
 
@@ -236,6 +264,7 @@ public final class AhAttr
         sl = other.sl;
         portNum = other.portNum;
         dmac = other.dmac;
+        staticRate = other.staticRate;
         return this;
     }
 }

@@ -33,6 +33,8 @@ public final class Errno
     public static final int ENOSYS = 38;
     /** No data available (no event queued). */
     public static final int ENODATA = 61;
+    /** Protocol wrong type (e.g. an AH from a completion without a GRH on a RoCE port). */
+    public static final int EPROTOTYPE = 91;
     /** Operation not supported. */
     public static final int EOPNOTSUPP = 95;
     /** Timed out. */
@@ -65,6 +67,7 @@ public final class Errno
             case ERANGE: return "ERANGE";
             case ENOSYS: return "ENOSYS";
             case ENODATA: return "ENODATA";
+            case EPROTOTYPE: return "EPROTOTYPE";
             case EOPNOTSUPP: return "EOPNOTSUPP";
             case ETIMEDOUT: return "ETIMEDOUT";
             default: return "errno(" + errno + ")";

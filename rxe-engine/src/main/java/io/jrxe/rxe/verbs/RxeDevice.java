@@ -13,6 +13,7 @@ import io.jrxe.rxe.spi.MwEntry;
 import io.jrxe.rxe.spi.QpDoorbell;
 import io.jrxe.rxe.spi.QpModifyListener;
 import io.jrxe.rxe.spi.QpnAllocator;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -26,7 +27,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * message that says what to fix. Data-path verbs live on the objects ({@link QueuePair#postSend},
  * {@link CompletionQueue#poll}, ...).
  */
-public final class RxeDevice
+public final class RxeDevice implements PortCapabilities
 {
     static
     {
@@ -37,6 +38,8 @@ public final class RxeDevice
     public static final int PORT = 1;
     /** The default (full membership) P_Key at index 0. */
     public static final int DEFAULT_PKEY = 0xffff;
+    /** {@code IB_MGMT_MAD_SIZE}: a MAD header and payload, rxe's {@code max_mad_size}. */
+    public static final int MAX_MAD_SIZE = 256;
 
     private static final QpDoorbell NO_DOORBELL = (qp, send) ->
     {
@@ -51,12 +54,11 @@ public final class RxeDevice
     private final QpnAllocator qpnAllocator;
     private final IndexAllocator pdHandles;
     private final IndexAllocator srqHandles;
-    private final IndexAllocator ahHandles;
     private final Int2ObjectHashMap<ProtectionDomain> pds = new Int2ObjectHashMap<>();
     private final CqVerbs cqVerbs;
     private final AsyncEvents asyncEvents = new AsyncEvents(this);
     private final Int2ObjectHashMap<SharedReceiveQueue> srqs = new Int2ObjectHashMap<>();
-    private final Int2ObjectHashMap<AddressHandle> ahs = new Int2ObjectHashMap<>();
+    private final AddressHandles ahs;
     private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
     private volatile DeviceDma dma;
     private volatile AsyncEventHandler asyncEventHandler;
@@ -79,7 +81,7 @@ public final class RxeDevice
         pdHandles = new IndexAllocator(1, ctx.maxPd());
         cqVerbs = new CqVerbs(this, ctx.maxCq(), ctx.maxCqe());
         srqHandles = new IndexAllocator(1, ctx.maxSrq());
-        ahHandles = new IndexAllocator(1, ctx.maxAh());
+        ahs = new AddressHandles(gidTable, ctx.maxAh());
         memory = new MemoryVerbs(this, deviceAttr, this.ctx);
         dma = new DeviceDma(IovaSpace.UNTRANSLATED);
         portAttr.set(PortState.DOWN, Mtu.MTU_4096, Mtu.fromNetdevMtu(ctx.netdevMtu()), ctx.gidTableLength(),
@@ -149,6 +151,52 @@ public final class RxeDevice
     public GidTable gidTable()
     {
         return gidTable;
+    }
+
+    /**
+     * {@inheritDoc} rxe's port is RoCE v2: {@link CoreCapFlags#PORT_IBA_ROCE_UDP_ENCAP} (rxe
+     * {@code rxe_port_immutable}), so MADs, the IB CM, AF_IB and Ethernet AHs, and no SMI (no QP0), SA, multicast
+     * through the SA, iWARP CM or OPA.
+     */
+    @Override
+    public int coreCapFlags(final int port)
+    {
+        checkPort(port);
+        return CoreCapFlags.PORT_IBA_ROCE_UDP_ENCAP;
+    }
+
+    /** {@inheritDoc} rxe: {@link #MAX_MAD_SIZE} (256). */
+    @Override
+    public int maxMadSize(final int port)
+    {
+        checkPort(port);
+        return MAX_MAD_SIZE;
+    }
+
+    /**
+     * {@inheritDoc} False, as the kernel answers for rxe: the predicate is RoCE and the driver's
+     * {@code add_gid}/{@code del_gid} ops, and rxe has no such ops (true for hardware RoCE drivers such as mlx5;
+     * issue 9 expected true, but jrxe answers as rxe does).
+     */
+    @Override
+    public boolean capRoceGidTable(final int port)
+    {
+        checkPort(port);
+        return false;
+    }
+
+    /** {@inheritDoc} rxe: false. */
+    @Override
+    public boolean capIbSwitch()
+    {
+        return false;
+    }
+
+    /** {@inheritDoc} rxe: 1 ({@code phys_port_cnt}). */
+    @Override
+    public int endPort()
+    {
+        return PORT;
     }
 
     MrTable mrTable()
@@ -918,7 +966,7 @@ public final class RxeDevice
     }
 
     /**
-     * {@code ib_create_ah} (rxe {@code rxe_av_chk_attr}).
+     * {@code rdma_create_ah} (rxe {@code rxe_av_chk_attr}).
      *
      * @param pd PD.
      * @param attr address vector.
@@ -927,33 +975,79 @@ public final class RxeDevice
     public synchronized AddressHandle createAh(final ProtectionDomain pd, final AhAttr attr)
     {
         checkPd(pd);
-        final String bad = attr.check(gidTable);
-        if (null != bad)
-        {
-            throw new VerbsException(Errno.EINVAL, bad);
-        }
-        final int handle = allocate(ahHandles, "AH", ctx.maxAh());
-        final AddressHandle ah = new AddressHandle(pd, handle, attr);
-        pd.acquire();
-        ahs.put(handle, ah);
-        return ah;
+        return ahs.create(pd, attr);
     }
 
     /**
-     * {@code ib_destroy_ah}.
+     * {@code rdma_modify_ah}: validates the new vector as {@link #createAh} does and replaces the AH's vector
+     * atomically; work requests posted before keep the vector they copied.
+     *
+     * @param ah the AH.
+     * @param attr the new address vector.
+     */
+    public synchronized void modifyAh(final AddressHandle ah, final AhAttr attr)
+    {
+        ahs.modify(ah, attr);
+    }
+
+    /**
+     * {@code rdma_query_ah}; unlike rxe (which drops it) the static rate reads back as set.
+     *
+     * @param ah the AH.
+     * @param dst destination.
+     * @return dst.
+     */
+    public synchronized AhAttr queryAh(final AddressHandle ah, final AhAttr dst)
+    {
+        return ahs.query(ah, dst);
+    }
+
+    /**
+     * {@code ib_init_ah_from_wc} ({@code ib_init_ah_attr_from_wc}): the address vector of a reply to the sender
+     * of a UD/GSI receive, from its completion and the 40-byte network header area at the start of its buffer
+     * ({@link RdmaNetworkHeader}).
+     *
+     * @param port port the message arrived on.
+     * @param wc its receive completion.
+     * @param grh the receive buffer.
+     * @param offset where the receive buffer (its header area) starts in {@code grh}.
+     * @param dst receives the vector (only on success).
+     * @throws VerbsException EINVAL (bad port, buffer or network type), EPROTOTYPE (no GRH in the completion),
+     *     ENOENT (the packet's destination GID is not one of this port's).
+     */
+    public void initAhFromWc(
+        final int port, final WorkCompletion wc, final DirectBuffer grh, final int offset, final AhAttr dst)
+    {
+        checkPort(port);
+        AhFromWc.init(gidTable, port, wc, grh, offset, dst);
+    }
+
+    /**
+     * {@code ib_create_ah_from_wc}: {@link #initAhFromWc} then {@link #createAh}.
+     *
+     * @param pd PD of the AH.
+     * @param wc the receive completion.
+     * @param grh the receive buffer.
+     * @param offset where the receive buffer starts in {@code grh}.
+     * @param port port the message arrived on.
+     * @return an AH that replies to the sender.
+     */
+    public synchronized AddressHandle createAhFromWc(
+        final ProtectionDomain pd, final WorkCompletion wc, final DirectBuffer grh, final int offset, final int port)
+    {
+        checkPort(port);
+        checkPd(pd);
+        return ahs.createFromWc(pd, wc, grh, offset, port);
+    }
+
+    /**
+     * {@code rdma_destroy_ah}.
      *
      * @param ah the AH.
      */
     public synchronized void destroyAh(final AddressHandle ah)
     {
-        if (ahs.get(ah.handle()) != ah)
-        {
-            throw new VerbsException(Errno.EINVAL, "AH " + ah.handle() + " is not on this device");
-        }
-        ah.invalidate();
-        ahs.remove(ah.handle());
-        ahHandles.free(ah.handle());
-        ah.pd().release();
+        ahs.destroy(ah);
     }
 
     /**
@@ -992,7 +1086,7 @@ public final class RxeDevice
         return ahs.get(handle);
     }
 
-    private static int allocate(final IndexAllocator allocator, final String what, final int max)
+    static int allocate(final IndexAllocator allocator, final String what, final int max)
     {
         final int handle = allocator.allocate();
         if (handle < 0)

@@ -10,6 +10,7 @@ import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.GidTable;
+import io.jrxe.rxe.verbs.IbRate;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.ProtectionDomain;
@@ -252,6 +253,7 @@ final class EnginePair implements AutoCloseable
         int maxRdAtomic = 4;
         int access = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
         boolean ipv6;
+        IbRate staticRate = IbRate.PORT_CURRENT;
     }
 
     private static void bringUp(
@@ -260,7 +262,7 @@ final class EnginePair implements AutoCloseable
     {
         final QpConnector connector = new QpConnector().pathMtu(mtu).access(t.access)
             .rdAtomic(t.maxRdAtomic, t.maxRdAtomic).minRnrTimer(t.minRnrTimer).timeout(t.timeout).retryCnt(t.retryCnt)
-            .rnrRetry(t.rnrRetry).sgidIndex(t.ipv6 ? 2 : 1);
+            .rnrRetry(t.rnrRetry).sgidIndex(t.ipv6 ? 2 : 1).staticRate(t.staticRate);
         final long dgidHi = t.ipv6 ? MemoryWire.Endpoint.IPV6_GID_HI : 0;
         final long dgidLo = t.ipv6 ? peerIp & 0xffff_ffffL : GidTable.ipv4MappedLo(peerIp);
         connector.connect(side.device, qp, dgidHi, dgidLo, peerQpn, rqPsn, sqPsn);

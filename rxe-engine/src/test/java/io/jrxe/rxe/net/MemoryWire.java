@@ -81,6 +81,7 @@ public final class MemoryWire
         private boolean resolving;
         private Faults sendFaults = faults;
         private java.util.function.LongPredicate dropSent;
+        private java.util.function.IntConsumer sendObserver;
         private long sent;
         private long delivered;
         private long flushes;
@@ -132,6 +133,12 @@ public final class MemoryWire
         public void dropSent(final java.util.function.LongPredicate predicate)
         {
             this.dropSent = predicate;
+        }
+
+        /** Tells {@code observer} the length of every frame this endpoint sends, before any fault applies. */
+        public void sendObserver(final java.util.function.IntConsumer observer)
+        {
+            this.sendObserver = observer;
         }
 
         /** Makes awaitingNeighbor() say the next hop is being resolved. */
@@ -241,6 +248,10 @@ public final class MemoryWire
             final byte[] frame = new byte[pool.length(id)];
             pool.buffer().getBytes(pool.dataOffset(id), frame);
             pool.free(id);
+            if (null != sendObserver)
+            {
+                sendObserver.accept(frame.length);
+            }
             if (null != dropSent && dropSent.test(index))
             {
                 return;
