@@ -1,6 +1,5 @@
 package io.jrxe.tests;
 
-import io.jrxe.driver.emu.WireFaults;
 import io.jrxe.rxe.devinfo.IbvDevinfo;
 import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;

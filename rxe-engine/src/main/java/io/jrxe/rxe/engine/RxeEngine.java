@@ -24,7 +24,6 @@ import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.WcStatus;
-import io.jrxe.rxe.verbs.WrOpcode;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayQueue;
 import org.agrona.concurrent.CachedNanoClock;

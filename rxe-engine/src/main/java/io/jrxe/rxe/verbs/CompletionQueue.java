@@ -399,8 +399,8 @@ public final class CompletionQueue extends UseCounted
         }
         else if (0 != moderationPeriodNs && moderationDeadlineNs < 0)
         {
-            moderationDeadlineNs = device.moderationNow() + moderationPeriodNs;
-            device.moderationPending(this);
+            moderationDeadlineNs = device.cqVerbs().now() + moderationPeriodNs;
+            device.cqVerbs().pending(this);
         }
     }
 

@@ -4,15 +4,9 @@ import java.util.concurrent.TimeUnit;
 
 import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.rxe.spi.DevicePorts;
-import io.jrxe.rxe.spi.EngineInvoker;
 import io.jrxe.rxe.spi.IndexAllocator;
-import io.jrxe.rxe.spi.IndexTable;
-import io.jrxe.rxe.spi.MrEntry;
 import io.jrxe.rxe.spi.MrTable;
-import io.jrxe.rxe.spi.MwEntry;
 import io.jrxe.rxe.spi.QpDoorbell;
-import io.jrxe.rxe.spi.QpModifyListener;
-import io.jrxe.rxe.spi.QpnAllocator;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -41,31 +35,21 @@ public final class RxeDevice implements PortCapabilities
     /** {@code IB_MGMT_MAD_SIZE}: a MAD header and payload, rxe's {@code max_mad_size}. */
     public static final int MAX_MAD_SIZE = 256;
 
-    private static final QpDoorbell NO_DOORBELL = (qp, send) ->
-    {
-    };
-
     private final RxeContext ctx;
     private final DeviceAttr deviceAttr;
     private final PortAttr portAttr = new PortAttr();
     private final GidTable gidTable;
     private final MemoryVerbs memory;
-    private final IndexTable<QueuePair> qpTable;
-    private final QpnAllocator qpnAllocator;
+    private final QpVerbs qpVerbs;
     private final IndexAllocator pdHandles;
-    private final IndexAllocator srqHandles;
+    private final SrqVerbs srqVerbs;
     private final Int2ObjectHashMap<ProtectionDomain> pds = new Int2ObjectHashMap<>();
     private final CqVerbs cqVerbs;
     private final AsyncEvents asyncEvents = new AsyncEvents(this);
-    private final Int2ObjectHashMap<SharedReceiveQueue> srqs = new Int2ObjectHashMap<>();
     private final AddressHandles ahs;
-    private final Int2ObjectHashMap<QueuePair> qps = new Int2ObjectHashMap<>();
     private volatile DeviceDma dma;
     private volatile AsyncEventHandler asyncEventHandler;
-    private volatile QpDoorbell doorbell = NO_DOORBELL;
-    private volatile QpModifyListener modifyListener;
-    private volatile EngineInvoker invoker;
-    private boolean portClaimed;
+    private final VerbsPort port = new VerbsPort(this);
 
     /**
      * @param ctx configuration; validated with {@link RxeContext#conclude()}.
@@ -76,11 +60,10 @@ public final class RxeDevice implements PortCapabilities
         deviceAttr = new DeviceAttr(ctx);
         gidTable = new GidTable(ctx.gidTableLength());
         gidTable.setLinkLocal(0, ctx.macAddress());
-        qpTable = new IndexTable<>(RxeContext.MIN_QP_INDEX + ctx.maxQp() - 1);
-        qpnAllocator = new QpnAllocator(ctx.maxQp());
+        qpVerbs = new QpVerbs(this, this.ctx, deviceAttr, gidTable);
         pdHandles = new IndexAllocator(1, ctx.maxPd());
         cqVerbs = new CqVerbs(this, ctx.maxCq(), ctx.maxCqe());
-        srqHandles = new IndexAllocator(1, ctx.maxSrq());
+        srqVerbs = new SrqVerbs(this, deviceAttr, ctx.maxSrq());
         ahs = new AddressHandles(gidTable, ctx.maxAh());
         memory = new MemoryVerbs(this, deviceAttr, this.ctx);
         dma = new DeviceDma(IovaSpace.UNTRANSLATED);
@@ -206,7 +189,7 @@ public final class RxeDevice implements PortCapabilities
 
     QueuePair qp(final int qpn)
     {
-        return qpTable.get(qpn);
+        return qpVerbs.lookup(qpn);
     }
 
     void portState(final PortState state)
@@ -249,43 +232,14 @@ public final class RxeDevice implements PortCapabilities
         asyncEventHandler = handler;
     }
 
-    synchronized VerbsPort claimPort()
-    {
-        if (portClaimed)
-        {
-            throw new IllegalStateException(
-                "the device's port is claimed already: one provider (engine and node) per device");
-        }
-        portClaimed = true;
-        return new VerbsPort(this);
-    }
-
     private static VerbsPort openPort(final RxeDevice device)
     {
-        return device.claimPort();
-    }
-
-    synchronized void attach(final QpDoorbell bell, final QpModifyListener listener, final EngineInvoker engine)
-    {
-        if (null != invoker)
-        {
-            throw new IllegalStateException("an engine is attached to this device already");
-        }
-        doorbell = bell;
-        modifyListener = listener;
-        invoker = engine;
-    }
-
-    synchronized void detach()
-    {
-        doorbell = NO_DOORBELL;
-        modifyListener = null;
-        invoker = null;
+        return device.port.claim();
     }
 
     QpDoorbell doorbell()
     {
-        return doorbell;
+        return port.doorbell();
     }
 
     synchronized void iovaSpace(final IovaSpace space)
@@ -302,19 +256,9 @@ public final class RxeDevice implements PortCapabilities
         return portAttr.activeMtu().bytes();
     }
 
-    int pollCqModeration(final long nowNs)
+    CqVerbs cqVerbs()
     {
-        return cqVerbs.poll(nowNs);
-    }
-
-    long moderationNow()
-    {
-        return cqVerbs.now();
-    }
-
-    void moderationPending(final CompletionQueue cq)
-    {
-        cqVerbs.pending(cq);
+        return cqVerbs;
     }
 
     /**
@@ -324,13 +268,7 @@ public final class RxeDevice implements PortCapabilities
      */
     int onEngineThread(final Runnable task, final long timeoutNs)
     {
-        final EngineInvoker engine = invoker;
-        if (null == engine)
-        {
-            task.run();
-            return 0;
-        }
-        return engine.invokeAndWait(task, timeoutNs);
+        return port.onEngineThread(task, timeoutNs);
     }
 
     void raise(final AsyncEvent event, final int element)
@@ -730,47 +668,18 @@ public final class RxeDevice implements PortCapabilities
     public synchronized QueuePair createQp(final ProtectionDomain pd, final QpInitAttr init)
     {
         checkPd(pd);
-        if (null == init.qpType())
-        {
-            throw new VerbsException(Errno.EINVAL, "QP type missing: use RC, UC, UD or GSI");
-        }
         checkCq(init.sendCq(), "send");
         checkCq(init.recvCq(), "receive");
-        final SharedReceiveQueue srq = init.srq();
-        if (null != srq && srqs.get(srq.handle()) != srq)
+        if (null != init.srq())
         {
-            throw new VerbsException(Errno.EINVAL, "SRQ is not on this device");
+            srqVerbs.check(init.srq());
         }
-        final String bad = init.cap().check(deviceAttr, null != srq);
-        if (null != bad)
-        {
-            throw new VerbsException(Errno.EINVAL, bad);
-        }
-        final int qpn = qpnAllocator.allocate(init.qpType());
-        if (qpn < 0)
-        {
-            // One GSI QP per port: a second is EINVAL, the kernel's errno (rxe_qp_chk_init: "GSI QP exists"),
-            // not EBUSY, so a caller ported from ib_create_qp sees what rxe returns.
-            throw new VerbsException(QpType.GSI == init.qpType() ? Errno.EINVAL : Errno.ENOMEM,
-                QpType.GSI == init.qpType() ? "the port already has its GSI QP (QPN 1): destroy it first" :
-                "no free QP number: max_qp = " + ctx.maxQp() + " reached");
-        }
-        final QueuePair qp = new QueuePair(this, pd, qpn, init, deviceAttr);
-        pd.acquire();
-        init.sendCq().acquire();
-        init.recvCq().acquire();
-        if (null != srq)
-        {
-            srq.acquire();
-        }
-        qps.put(qpn, qp);
-        qpTable.put(qpn, qp);
-        return qp;
+        return qpVerbs.create(pd, init);
     }
 
     /**
-     * {@code ib_modify_qp}: checks the transition against {@link QpStateTable}, then the values, then stores
-     * them and notifies the {@link QpModifyListener}.
+     * {@code ib_modify_qp}: checks the transition against {@link QpStateTable} ({@code ib_modify_qp_is_ok}), then
+     * the values, then stores them and tells the engine.
      *
      * @param qp the QP.
      * @param attr requested attributes.
@@ -779,40 +688,11 @@ public final class RxeDevice implements PortCapabilities
     public void modifyQp(final QueuePair qp, final QpAttr attr, final int mask)
     {
         final QpState from;
-        final QpState to;
         synchronized (this)
         {
-            checkQp(qp);
-            from = qp.state();
-            final QpState cur = 0 != (mask & QpAttrMask.CUR_STATE) ? attr.curQpState() : from;
-            to = 0 != (mask & QpAttrMask.STATE) ? attr.qpState() : cur;
-            if (null == cur || null == to)
-            {
-                throw new VerbsException(Errno.EINVAL, "QP state attribute is null");
-            }
-            final String bad = QpStateTable.check(qp.type(), cur, to, mask);
-            if (null != bad)
-            {
-                throw new VerbsException(Errno.EINVAL, "QP " + qp.qpn() + ": " + bad);
-            }
-            if (0 != (mask & QpAttrMask.STATE) && QpState.SQD == cur && qp.isSqDraining() && QpState.ERR != to &&
-                QpState.RESET != to)
-            {
-                throw new VerbsException(Errno.EBUSY, "QP " + qp.qpn() +
-                    ": the send queue is still draining; wait for SQ_DRAINED before leaving SQD");
-            }
-            final String badValue = QpAttrCheck.check(qp, attr, mask, deviceAttr, portAttr, gidTable);
-            if (null != badValue)
-            {
-                throw new VerbsException(Errno.EINVAL, "QP " + qp.qpn() + ": " + badValue);
-            }
-            qp.applyModify(attr, mask, to);
+            from = qpVerbs.modify(qp, attr, mask, portAttr);
         }
-        final QpModifyListener listener = modifyListener;
-        if (null != listener)
-        {
-            listener.onModify(qp, from, to, mask, qp.attr());
-        }
+        port.modified(qp, from, mask);
     }
 
     /**
@@ -824,9 +704,7 @@ public final class RxeDevice implements PortCapabilities
      */
     public synchronized QpAttr queryQp(final QueuePair qp, final QpAttr dst)
     {
-        checkQp(qp);
-        qp.query(dst);
-        return dst;
+        return qpVerbs.query(qp, dst);
     }
 
     /**
@@ -836,24 +714,8 @@ public final class RxeDevice implements PortCapabilities
      */
     public synchronized void destroyQp(final QueuePair qp)
     {
-        checkQp(qp);
-        checkAcked(qp.asyncUnacked().get(), "QP " + qp.qpn());
-        qp.destroy();
-        qps.remove(qp.qpn());
-        qpTable.put(qp.qpn(), null);
-        qpnAllocator.free(qp.qpn());
-        qp.pd().release();
-        qp.sendCq().release();
-        qp.recvCq().release();
-        if (null != qp.srq())
-        {
-            qp.srq().release();
-        }
-        final QpModifyListener listener = modifyListener;
-        if (null != listener)
-        {
-            listener.onDestroy(qp);
-        }
+        qpVerbs.destroy(qp);
+        port.destroyed(qp);
     }
 
     /**
@@ -866,32 +728,12 @@ public final class RxeDevice implements PortCapabilities
     public synchronized SharedReceiveQueue createSrq(final ProtectionDomain pd, final SrqAttr attr)
     {
         checkPd(pd);
-        if (attr.maxWr() <= 0 || attr.maxWr() > deviceAttr.maxSrqWr())
-        {
-            throw new VerbsException(Errno.EINVAL, "SRQ max_wr " + attr.maxWr() + " outside [1, max_srq_wr = " +
-                deviceAttr.maxSrqWr() + "]");
-        }
-        if (attr.maxSge() <= 0 || attr.maxSge() > deviceAttr.maxSrqSge())
-        {
-            throw new VerbsException(Errno.EINVAL, "SRQ max_sge " + attr.maxSge() + " outside [1, max_srq_sge = " +
-                deviceAttr.maxSrqSge() + "]");
-        }
-        if (attr.srqLimit() < 0 || attr.srqLimit() > attr.maxWr())
-        {
-            throw new VerbsException(Errno.EINVAL, "SRQ limit " + attr.srqLimit() + " outside [0, max_wr]");
-        }
-        final int handle = allocate(srqHandles, "SRQ", ctx.maxSrq());
-        final SharedReceiveQueue srq = new SharedReceiveQueue(
-            this, pd, handle, attr.maxWr(), attr.maxSge(), attr.srqLimit());
-        attr.maxWr(srq.maxWr());
-        pd.acquire();
-        srqs.put(handle, srq);
-        return srq;
+        return srqVerbs.create(pd, attr);
     }
 
     /**
      * {@code ib_modify_srq} (rxe {@code rxe_srq_chk_attr}): arm the limit and/or change max_wr within the
-     * capacity allocated at creation (growing beyond it would need a resize, which is not supported).
+     * capacity allocated at creation.
      *
      * @param srq the SRQ.
      * @param attr values.
@@ -899,38 +741,7 @@ public final class RxeDevice implements PortCapabilities
      */
     public synchronized void modifySrq(final SharedReceiveQueue srq, final SrqAttr attr, final int mask)
     {
-        checkSrq(srq);
-        if (0 != (mask & ~(SrqAttr.MASK_MAX_WR | SrqAttr.MASK_LIMIT)))
-        {
-            throw new VerbsException(Errno.EINVAL, "unknown SRQ attribute mask bits 0x" + Integer.toHexString(mask));
-        }
-        final int limit = 0 != (mask & SrqAttr.MASK_LIMIT) ? attr.srqLimit() : srq.limit();
-        if (0 != (mask & SrqAttr.MASK_MAX_WR))
-        {
-            if (attr.maxWr() <= 0 || attr.maxWr() > deviceAttr.maxSrqWr())
-            {
-                throw new VerbsException(Errno.EINVAL, "SRQ max_wr " + attr.maxWr() + " outside [1, max_srq_wr]");
-            }
-            if (attr.maxWr() > srq.ring().capacity())
-            {
-                throw new VerbsException(Errno.EOPNOTSUPP, "SRQ max_wr " + attr.maxWr() +
-                    " above the capacity allocated at creation (" + srq.ring().capacity() +
-                    "): resize is not supported; create a larger SRQ");
-            }
-            if (0 != limit && attr.maxWr() < limit)
-            {
-                throw new VerbsException(Errno.EINVAL, "SRQ max_wr " + attr.maxWr() + " below the limit " + limit);
-            }
-        }
-        if (0 != (mask & SrqAttr.MASK_LIMIT))
-        {
-            final int maxWr = 0 != (mask & SrqAttr.MASK_MAX_WR) ? attr.maxWr() : srq.maxWr();
-            if (limit < 0 || limit > maxWr)
-            {
-                throw new VerbsException(Errno.EINVAL, "SRQ limit " + limit + " outside [0, max_wr = " + maxWr + "]");
-            }
-        }
-        srq.modify(attr, mask);
+        srqVerbs.modify(srq, attr, mask);
     }
 
     /**
@@ -942,7 +753,7 @@ public final class RxeDevice implements PortCapabilities
      */
     public synchronized SrqAttr querySrq(final SharedReceiveQueue srq, final SrqAttr dst)
     {
-        checkSrq(srq);
+        srqVerbs.check(srq);
         return srq.query(dst);
     }
 
@@ -953,16 +764,7 @@ public final class RxeDevice implements PortCapabilities
      */
     public synchronized void destroySrq(final SharedReceiveQueue srq)
     {
-        checkSrq(srq);
-        checkAcked(srq.asyncUnacked().get(), "SRQ " + srq.handle());
-        if (srq.useCount() > 0)
-        {
-            throw new VerbsException(Errno.EBUSY, "SRQ " + srq.handle() + " is used by " + srq.useCount() +
-                " QPs; destroy them first");
-        }
-        srqs.remove(srq.handle());
-        srqHandles.free(srq.handle());
-        srq.pd().release();
+        srqVerbs.destroy(srq);
     }
 
     /**
@@ -1074,7 +876,7 @@ public final class RxeDevice implements PortCapabilities
      */
     public synchronized SharedReceiveQueue srq(final int handle)
     {
-        return srqs.get(handle);
+        return srqVerbs.lookup(handle);
     }
 
     /**
@@ -1098,7 +900,7 @@ public final class RxeDevice implements PortCapabilities
     }
 
     // libibverbs blocks a destroy until every event taken is acknowledged; jrxe refuses instead of hanging
-    private static void checkAcked(final int unacked, final String what)
+    static void checkAcked(final int unacked, final String what)
     {
         if (unacked > 0)
         {
@@ -1128,22 +930,6 @@ public final class RxeDevice implements PortCapabilities
         if (!cqVerbs.isLive(cq))
         {
             throw new VerbsException(Errno.EINVAL, "the " + role + " CQ is missing or not on this device");
-        }
-    }
-
-    private void checkQp(final QueuePair qp)
-    {
-        if (null == qp || qp.isDestroyed() || qps.get(qp.qpn()) != qp)
-        {
-            throw new VerbsException(Errno.EINVAL, "QP is null, destroyed or from another device");
-        }
-    }
-
-    private void checkSrq(final SharedReceiveQueue srq)
-    {
-        if (null == srq || srqs.get(srq.handle()) != srq)
-        {
-            throw new VerbsException(Errno.EINVAL, "SRQ is null, destroyed or from another device");
         }
     }
 }

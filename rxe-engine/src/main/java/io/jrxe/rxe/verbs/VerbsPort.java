@@ -16,11 +16,65 @@ import io.jrxe.rxe.spi.WqeRing;
  */
 final class VerbsPort implements DevicePort
 {
+    private static final QpDoorbell NO_DOORBELL = (qp, send) ->
+    {
+    };
+
     private final RxeDevice device;
+    private volatile QpDoorbell doorbell = NO_DOORBELL;
+    private volatile QpModifyListener modifyListener;
+    private volatile EngineInvoker invoker;
+    private boolean claimed;
 
     VerbsPort(final RxeDevice device)
     {
         this.device = device;
+    }
+
+    synchronized VerbsPort claim()
+    {
+        if (claimed)
+        {
+            throw new IllegalStateException(
+                "the device's port is claimed already: one provider (engine and node) per device");
+        }
+        claimed = true;
+        return this;
+    }
+
+    QpDoorbell doorbell()
+    {
+        return doorbell;
+    }
+
+    /** After a modify, on the modifying thread: the engine takes its copy of the attributes. */
+    void modified(final QueuePair qp, final QpState from, final int mask)
+    {
+        final QpModifyListener listener = modifyListener;
+        if (null != listener)
+        {
+            listener.onModify(qp, from, qp.state(), mask, qp.attr());
+        }
+    }
+
+    void destroyed(final QueuePair qp)
+    {
+        final QpModifyListener listener = modifyListener;
+        if (null != listener)
+        {
+            listener.onDestroy(qp);
+        }
+    }
+
+    int onEngineThread(final Runnable task, final long timeoutNs)
+    {
+        final EngineInvoker engine = invoker;
+        if (null == engine)
+        {
+            task.run();
+            return 0;
+        }
+        return engine.invokeAndWait(task, timeoutNs);
     }
 
     @Override
@@ -30,15 +84,23 @@ final class VerbsPort implements DevicePort
     }
 
     @Override
-    public void attach(final QpDoorbell doorbell, final QpModifyListener listener, final EngineInvoker invoker)
+    public synchronized void attach(final QpDoorbell bell, final QpModifyListener listener, final EngineInvoker engine)
     {
-        device.attach(doorbell, listener, invoker);
+        if (null != invoker)
+        {
+            throw new IllegalStateException("an engine is attached to this device already");
+        }
+        doorbell = null == bell ? NO_DOORBELL : bell;
+        modifyListener = listener;
+        invoker = engine;
     }
 
     @Override
-    public void detach()
+    public synchronized void detach()
     {
-        device.detach();
+        doorbell = NO_DOORBELL;
+        modifyListener = null;
+        invoker = null;
     }
 
     @Override
@@ -128,7 +190,7 @@ final class VerbsPort implements DevicePort
     @Override
     public int pollCqModeration(final long nowNs)
     {
-        return device.pollCqModeration(nowNs);
+        return device.cqVerbs().poll(nowNs);
     }
 
     @Override
