@@ -8,6 +8,9 @@ import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.GidTable;
+import io.jrxe.rxe.verbs.MemoryRegion;
+import io.jrxe.rxe.verbs.MemoryWindow;
+import io.jrxe.rxe.verbs.MrType;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
@@ -16,8 +19,12 @@ import io.jrxe.rxe.verbs.QpStateTable;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RecvWorkRequest;
+import io.jrxe.rxe.verbs.RxeDevice;
+import io.jrxe.rxe.verbs.SendFlags;
+import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
+import io.jrxe.rxe.verbs.WrOpcode;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +48,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * without the remote right, misaligned atomics and a wrong UD Q_Key must each get the IBA answer (NAK remote
  * access error 0x62 / invalid request 0x61 and the responder QP to ERR, or a silent drop for UD, IBA ch. 9.7.5.2
  * and ch. 10 Q_Key rules) without one byte outside a grant read or written, and be counted. Well-formed requests
- * from the same peer succeed, so the refusals are not an artefact of bad frames.
+ * from the same peer succeed, so the refusals are not an artefact of bad frames. The same holds for keys that
+ * local operations hand out and take back: a fast-registration key after LOCAL_INV, a type 2 window through another
+ * QP, past its end or after invalidation, and a SEND with Invalidate naming a key of another PD.
  */
 class AdversarialPeerTest
 {
@@ -59,6 +68,8 @@ class AdversarialPeerTest
     private final GuardedRegion readOnly = b.region(LEN, AccessFlags.REMOTE_READ);
     private final GuardedRegion writeOnly = b.region(LEN, WRITE_RIGHTS);
     private final GuardedRegion otherPd = other.region(LEN, ALL);
+    /** Registered with MW_BIND: windows and fast registrations are laid over it. */
+    private final GuardedRegion bindable = b.region(LEN, ALL | AccessFlags.MW_BIND);
     private final RoceFrame rf = new RoceFrame();
     private final List<Response> responses = new ArrayList<>();
     private final FrameHandler capture = this::onFrame;
@@ -72,7 +83,7 @@ class AdversarialPeerTest
     AdversarialPeerTest()
     {
         nodes.b().stack().staticNeighbor4(IP_RAW, MAC_RAW);
-        for (final GuardedRegion r : new GuardedRegion[]{all, readOnly, writeOnly, otherPd})
+        for (final GuardedRegion r : new GuardedRegion[]{all, readOnly, writeOnly, otherPd, bindable})
         {
             for (int i = 0; i < LEN; i++)
             {
@@ -84,7 +95,7 @@ class AdversarialPeerTest
     @AfterEach
     void close()
     {
-        for (final GuardedRegion r : new GuardedRegion[]{all, readOnly, writeOnly, otherPd})
+        for (final GuardedRegion r : new GuardedRegion[]{all, readOnly, writeOnly, otherPd, bindable})
         {
             r.assertGuardsIntact("B's registered buffers");
         }
@@ -244,6 +255,72 @@ class AdversarialPeerTest
         recvBuf.assertGuardsIntact("UD receive buffer");
     }
 
+    @Test
+    void fastRegistrationKeyWorksUntilInvalidatedThenIsARemoteAccessError()
+    {
+        final Victim v = victim(ALL);
+        final MemoryRegion frwr = b.device.allocMr(b.pd, MrType.MEM_REG, 2);
+        assertEquals(1, b.device.mapMrSg(frwr, new long[]{bindable.address(0)}, new int[]{LEN}, 1, 0, LEN));
+        b.device.updateFastRegKey(frwr, RxeDevice.incRkey(frwr.rkey()));
+        assertEquals(WcStatus.SUCCESS, local(v, new SendWorkRequest(1).opcode(WrOpcode.REG_MR)
+            .reg(frwr, frwr.rkey(), WRITE_RIGHTS)));
+        final List<Response> ack = exchange(v, write(v, bindable.address(8), frwr.rkey(), 16, 16));
+        assertTrue(Aeth.isAck(ack.get(0).syndrome()), "the fresh key writes");
+        assertEquals((byte)0xEE, bindable.inner.getByte(8));
+
+        assertEquals(WcStatus.SUCCESS, local(v, new SendWorkRequest(1).opcode(WrOpcode.LOCAL_INV)
+            .invalidateRkey(frwr.rkey())));
+        expectNakAt(v, PSN + 1, write(v, PSN + 1, bindable.address(100), frwr.rkey(), 16, 16),
+            Aeth.NAK_REMOTE_ACCESS_ERROR);
+    }
+
+    @Test
+    void type2WindowBoundThroughAnotherQpIsARemoteAccessError()
+    {
+        final Victim owner = victim(ALL);
+        final Victim v = victim(ALL);
+        final MemoryWindow mw = bindWindow(owner, 1024, 512);
+        expectNak(v, write(v, bindable.address(1024), mw.rkey(), 16, 16), Aeth.NAK_REMOTE_ACCESS_ERROR);
+    }
+
+    @Test
+    void accessPastTheEndOfAWindowIsARemoteAccessErrorEvenInsideTheRegion()
+    {
+        final Victim v = victim(ALL);
+        final MemoryWindow mw = bindWindow(v, 1024, 512);
+        // 16 bytes inside the window, 16 past it (still inside the MR): nothing may be written
+        expectNak(v, write(v, bindable.address(1024 + 512 - 16), mw.rkey(), 32, 32), Aeth.NAK_REMOTE_ACCESS_ERROR);
+    }
+
+    @Test
+    void invalidatedWindowIsARemoteAccessError()
+    {
+        final Victim v = victim(ALL);
+        final MemoryWindow mw = bindWindow(v, 0, 256);
+        final List<Response> ack = exchange(v, write(v, bindable.address(0), mw.rkey(), 16, 16));
+        assertTrue(Aeth.isAck(ack.get(0).syndrome()), "the bound window writes");
+        assertEquals(WcStatus.SUCCESS, local(v, new SendWorkRequest(1).opcode(WrOpcode.LOCAL_INV)
+            .invalidateRkey(mw.rkey())));
+        expectNakAt(v, PSN + 1, write(v, PSN + 1, bindable.address(64), mw.rkey(), 16, 16),
+            Aeth.NAK_REMOTE_ACCESS_ERROR);
+    }
+
+    @Test
+    void sendWithInvalidateOfAnotherPdsKeyIsAnInvalidRequest()
+    {
+        final Victim v = victim(ALL);
+        final GuardedRegion inbox = b.region(256, WRITE_RIGHTS);
+        final RecvWorkRequest recv = new RecvWorkRequest(1).wrId(3);
+        recv.sgl().add(inbox.address(0), 256, inbox.lkey());
+        assertEquals(0, v.qp.postRecv(recv));
+        final MemoryRegion foreign = other.device.allocMr(other.pd, MrType.MEM_REG, 1);
+        expectNak(v, rf.start(MAC_RAW, MAC_B, IP_RAW, IP_B, Opcode.SEND_ONLY_WITH_INVALIDATE, v.qp.qpn(), PSN, true)
+            .ieth(foreign.rkey()).payload(16, (byte)0xEE).finish(), Aeth.NAK_INVALID_REQUEST);
+        final WorkCompletion[] wcs = {new WorkCompletion()};
+        assertEquals(1, b.recvCq.poll(wcs));
+        assertEquals(WcStatus.REM_INV_REQ_ERR, WcStatus.of(wcs[0].status()));
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** An RC QP on B connected to a fresh QPN of the raw peer. */
@@ -277,8 +354,34 @@ class AdversarialPeerTest
 
     private int write(final Victim v, final long va, final int rkey, final int dmaLength, final int payload)
     {
-        return rf.start(MAC_RAW, MAC_B, IP_RAW, IP_B, Opcode.RDMA_WRITE_ONLY, v.qp.qpn(), PSN, true)
+        return write(v, PSN, va, rkey, dmaLength, payload);
+    }
+
+    private int write(
+        final Victim v, final int psn, final long va, final int rkey, final int dmaLength, final int payload)
+    {
+        return rf.start(MAC_RAW, MAC_B, IP_RAW, IP_B, Opcode.RDMA_WRITE_ONLY, v.qp.qpn(), psn, true)
             .reth(va, rkey, dmaLength).payload(payload, (byte)0xEE).finish();
+    }
+
+    /** B executes a local operation (REG_MR, LOCAL_INV, BIND_MW) on the victim's send queue; its status. */
+    private WcStatus local(final Victim v, final SendWorkRequest wr)
+    {
+        assertEquals(0, v.qp.postSend(wr.sendFlags(SendFlags.SIGNALED)), v.qp.postError());
+        final WorkCompletion[] wcs = {new WorkCompletion()};
+        nodes.runUntil(() -> b.sendCq.count() > 0, 10 * MS, "the local operation's completion");
+        assertEquals(1, b.sendCq.poll(wcs));
+        return WcStatus.of(wcs[0].status());
+    }
+
+    /** A type 2 window over bytes [offset, offset + length) of the MW_BIND region, bound through the victim's QP. */
+    private MemoryWindow bindWindow(final Victim v, final int offset, final int length)
+    {
+        final MemoryWindow mw = b.device.allocMw(b.pd, MemoryWindow.TYPE_2);
+        assertEquals(WcStatus.SUCCESS, local(v, new SendWorkRequest(1).opcode(WrOpcode.BIND_MW)
+            .bind(mw, bindable.mr, bindable.address(offset), length, AccessFlags.REMOTE_WRITE,
+                RxeDevice.incRkey(mw.rkey()))));
+        return mw;
     }
 
     private int read(final Victim v, final int psn, final long va, final int rkey, final int length)
@@ -323,6 +426,11 @@ class AdversarialPeerTest
      */
     private List<Response> expectNak(final Victim v, final int frameLength, final int syndrome)
     {
+        return expectNakAt(v, PSN, frameLength, syndrome);
+    }
+
+    private List<Response> expectNakAt(final Victim v, final int psn, final int frameLength, final int syndrome)
+    {
         final byte[][] before = snapshot();
         final long naks = b(RxeCounter.NAK_SENT);
         final long violations = b(RxeCounter.RKEY_VIOLATION);
@@ -331,7 +439,7 @@ class AdversarialPeerTest
         assertEquals(Opcode.ACKNOWLEDGE, got.get(0).opcode(), "answered with an ACK packet");
         assertEquals("0x" + Integer.toHexString(syndrome), "0x" + Integer.toHexString(got.get(0).syndrome()),
             "NAK syndrome");
-        assertEquals(PSN, got.get(0).psn(), "NAK at the request's PSN");
+        assertEquals(psn, got.get(0).psn(), "NAK at the request's PSN");
         assertEquals(1, got.size(), "one NAK, nothing else");
         assertEquals(QpState.ERR, v.qp.state(), "the responder QP goes to ERR");
         assertEquals(received + 1, b(RxeCounter.RCVD_PKTS));
@@ -347,7 +455,7 @@ class AdversarialPeerTest
 
     private byte[][] snapshot()
     {
-        final GuardedRegion[] regions = {all, readOnly, writeOnly, otherPd};
+        final GuardedRegion[] regions = {all, readOnly, writeOnly, otherPd, bindable};
         final byte[][] copies = new byte[regions.length][];
         for (int i = 0; i < regions.length; i++)
         {

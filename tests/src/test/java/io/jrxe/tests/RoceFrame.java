@@ -6,6 +6,7 @@ import io.jrxe.rxe.proto.AtomicEth;
 import io.jrxe.rxe.proto.Bth;
 import io.jrxe.rxe.proto.Deth;
 import io.jrxe.rxe.proto.Icrc;
+import io.jrxe.rxe.proto.Ieth;
 import io.jrxe.rxe.proto.ImmDt;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Reth;
@@ -37,6 +38,7 @@ final class RoceFrame
     private final Reth reth = new Reth();
     private final AtomicEth atomicEth = new AtomicEth();
     private final Deth deth = new Deth();
+    private final Ieth ieth = new Ieth();
     private final ImmDt immDt = new ImmDt();
     private int opcode;
     private int length;
@@ -80,6 +82,12 @@ final class RoceFrame
     RoceFrame deth(final int qkey, final int srcQp)
     {
         deth.wrap(frame, BTH + Opcode.dethOffset(opcode)).qkey(qkey).srcQp(srcQp);
+        return this;
+    }
+
+    RoceFrame ieth(final int rkey)
+    {
+        ieth.wrap(frame, BTH + Opcode.iethOffset(opcode)).rkey(rkey);
         return this;
     }
 

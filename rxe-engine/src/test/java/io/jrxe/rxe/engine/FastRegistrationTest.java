@@ -265,6 +265,36 @@ class FastRegistrationTest extends EngineTestBase
     }
 
     @Test
+    void shouldBindAndUnbindAType1WindowByWorkRequest()
+    {
+        final QueuePair[] qps = connect();
+        final EnginePair.Region backing = pair.b.register(PAGE, REMOTE | AccessFlags.MW_BIND);
+        RcDataPathTest.fill(backing, 0, PAGE, 8);
+        final MemoryWindow mw = pair.b.device.allocMw(pair.b.pd, MemoryWindow.TYPE_1);
+        assertEquals(MemoryWindow.STATE_VALID, mw.state(), "type 1 windows are valid, unbound, from allocation");
+        final int key = RxeDevice.incRkey(mw.rkey()) & 0xff;
+        pair.b.postSend(qps[1], new SendWorkRequest(1).wrId(930).opcode(WrOpcode.BIND_MW)
+            .sendFlags(SendFlags.SIGNALED).bind(mw, backing.mr, backing.address(), 256, AccessFlags.REMOTE_READ, key));
+        assertEquals(WcStatus.SUCCESS.code(), await(pair.b, bSent, 1).status());
+        final EnginePair.Region dst = pair.a.register(256, ALL);
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_READ, 13, dst, 0, 256).remoteAddr(backing.address())
+            .rkey(mw.rkey()));
+        assertEquals(WcStatus.SUCCESS.code(), await(pair.a, aSent, 1).status());
+        RcDataPathTest.assertBytes(dst, 0, 256, 8);
+
+        // a bind of length 0 and no region unbinds a type 1 window (rxe_do_bind_mw); its key then reaches nothing
+        final int bound = mw.rkey();
+        pair.b.postSend(qps[1], new SendWorkRequest(1).wrId(931).opcode(WrOpcode.BIND_MW)
+            .sendFlags(SendFlags.SIGNALED).bind(mw, null, 0, 0, 0, key + 1));
+        assertEquals(WcStatus.SUCCESS.code(), await(pair.b, bSent, 2).status());
+        assertEquals(0, mw.length());
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_READ, 14, dst, 0, 16).remoteAddr(backing.address())
+            .rkey(mw.rkey()));
+        assertEquals(WcStatus.REM_ACCESS_ERR.code(), await(pair.a, aSent, 2).status());
+        assertEquals(bound & ~0xff | (key + 1) & 0xff, mw.rkey(), "the unbind changed the key byte too");
+    }
+
+    @Test
     void shouldServeRemoteAccessThroughAnFmrAndRefuseItsOldKeys()
     {
         final QueuePair[] qps = connect();
