@@ -27,7 +27,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The architecture rules of DEVELOPERS.md, checked on the compiled main classes of every module:
+ * The architecture rules of the developers' guide, checked on the compiled main classes of every module:
  * <pre>
  *   modules depend only downward:   vfio  &lt;-  driver (io.jrxe.driver, io.jrxe.net)  &lt;-  rxe-engine  &lt;-  ulp  &lt;-  tools
  *   rxe-engine:   io.jrxe.rxe.verbs (application API)  --&gt;  io.jrxe.rxe.spi (provider interface)  &lt;--  engine, node

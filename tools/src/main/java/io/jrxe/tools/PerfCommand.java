@@ -136,6 +136,11 @@ final class PerfCommand implements Callable<Integer>
         {
             return peer();
         }
+        if (nodeOptions.jmx)
+        {
+            throw new IllegalArgumentException("--jmx needs peer mode (--pci with --server or a HOST): the emulated " +
+                "pair of this run has no counters files for JMX to read");
+        }
         final Settings s = validate();
         final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
         try (NodePair pair = new NodePair(new NodePairContext().forWorkload(s.pathMtu, inFlight)

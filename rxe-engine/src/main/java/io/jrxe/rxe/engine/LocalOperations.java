@@ -41,7 +41,15 @@ final class LocalOperations
                 return MrStatus.OK == invalidate(c.qp.pd(), wqe.invalidateRkey()) ?
                     WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
             case WrOpcode.BIND_MW:
-                return bind(c, wqe) ? WcStatus.SUCCESS.code() : WcStatus.MW_BIND_ERR.code();
+                if (bind(c, wqe))
+                {
+                    return WcStatus.SUCCESS.code();
+                }
+                if (null != wqe.mw())
+                {
+                    wqe.mw().resyncPostedKey();
+                }
+                return WcStatus.MW_BIND_ERR.code();
             case WrOpcode.REG_MR:
                 return register(c.qp.pd(), wqe) ? WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
             default:

@@ -14,20 +14,26 @@ import io.jrxe.rxe.spi.SendWqe;
  * One token bucket per QP, kept in virtual-time form (the GCRA): {@code paceNextNs} is when the bucket holds one
  * packet's worth again. A packet may leave when {@code paceNextNs <= now}; each frame sent (Ethernet header to
  * ICRC, as handed to the NIC) pushes it by {@code bytes * 8000 / Mb/s} ns, rounded up with the remainder carried
- * so that the rounding never accumulates. The bucket holds at most one packet, so over any interval T a QP sends
- * at most {@code rate * T} plus one packet. An idle QP earns no further credit (after a pause its clock restarts
- * at now), and a late PACE timer loses the lateness rather than making up for it later: the rate is a ceiling. A
+ * so that the rounding never accumulates. The bucket holds {@link #BURST_NS} of credit plus one packet, so over any
+ * interval T a QP sends at most {@code rate * (T + BURST_NS)} plus one packet: a duty cycle or a PACE timer that
+ * comes late by up to one timer tick is made up, so the QP reaches its rate; an idle QP earns no more credit than
+ * that (after a longer pause its clock restarts at {@code now - BURST_NS}). A
  * UD QP has one bucket for all its destinations: a packet to a fast AH may wait for a slow one's (conservative: no
  * destination's rate is exceeded).
  * <pre>
- *   paceNextNs          now                      send B bytes at now:  paceNextNs = max(paceNextNs, now)
+ *   paceNextNs          now                      send B bytes at now:  paceNextNs = max(paceNextNs, now - BURST)
  *   ----|----------------|---->  t                                               + ceil(B * 8000 / rate)
  *       may send (&lt;= now)         otherwise: PACE timer at paceNextNs, then the QP runs again
  * </pre>
+ * Only requests are paced: the ACKs, READ responses and atomic responses a QP sends as a responder are not (their
+ * rate is the requesting peer's to pace).
+ * <p>
  * Time is the duty cycle's clock reading ({@link RxeEngine#nowNs()}): no clock reads of its own, no allocation.
  */
 final class Pacer
 {
+    /** Credit a QP may bank: one timer-wheel tick (RxeEngine.Context default), so timer lateness is made up. */
+    static final long BURST_NS = 1L << 14;
     /** ns per byte at 1 Mb/s: 8 bits / 10^6 b/s = 8000 ns. */
     private static final long NS_PER_BYTE_AT_1_MBPS = 8000L;
 
@@ -64,10 +70,10 @@ final class Pacer
     /** Charges a frame of {@code frameBytes} that the QP sent at {@code rateMbps}. */
     void charge(final QpContext c, final int rateMbps, final int frameBytes)
     {
-        final long now = engine.nowNs();
-        if (c.paceNextNs < now)
+        final long earliest = engine.nowNs() - BURST_NS;
+        if (c.paceNextNs < earliest)
         {
-            c.paceNextNs = now;
+            c.paceNextNs = earliest;
             c.paceCarry = 0;
         }
         // exact next time = paceNextNs - paceCarry / rate; paceCarry in [0, rate)

@@ -18,7 +18,7 @@ import io.jrxe.rxe.verbs.SharedReceiveQueue;
  * modify (so the hot path never reads fields the application thread may be writing) and the requester, completer
  * and responder state of rxe's {@code rxe_req_info}, {@code rxe_comp_info} and {@code rxe_resp_info}.
  * <pre>
- *  SQ positions (monotonic longs of the verbs WqeRing):
+ *  SQ positions (monotonic longs of the SPI's WqeRing):
  *     consumer ........ compIndex ........ reqIndex ........ producer
  *     (freed to app)    oldest not         next WQE to        last posted + 1
  *                       completed          (re)transmit

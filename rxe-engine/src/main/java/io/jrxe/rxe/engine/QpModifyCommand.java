@@ -32,15 +32,27 @@ final class QpModifyCommand
     final int staticRateMbps;
     final int sqPsn;
     final int rqPsn;
+    /** To RESET: the ring positions the posts had reached; the engine drops the WQEs before them (-1: keep). */
+    final long sqResetPosition;
+    final long rqResetPosition;
 
     QpModifyCommand(
         final int kind, final QpContext context, final QpState to, final int mask, final QpAttr attr,
         final int datagramMtu)
     {
+        this(kind, context, to, mask, attr, datagramMtu, -1, -1);
+    }
+
+    QpModifyCommand(
+        final int kind, final QpContext context, final QpState to, final int mask, final QpAttr attr,
+        final int datagramMtu, final long sqResetPosition, final long rqResetPosition)
+    {
         this.kind = kind;
         this.context = context;
         this.to = to;
         this.mask = mask;
+        this.sqResetPosition = sqResetPosition;
+        this.rqResetPosition = rqResetPosition;
         if (null == attr)
         {
             pathMtu = 0;

@@ -5,6 +5,7 @@ import io.jrxe.rxe.spi.RecvWqe;
 import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.Errno;
+import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcOpcode;
@@ -22,14 +23,17 @@ import org.agrona.DirectBuffer;
  */
 final class RecvCompleter
 {
+    private final RxeEngine engine;
     private final DevicePort port;
     private final SgeCopier copier;
     private final EngineCounters counters;
     private final WorkCompletion wc = new WorkCompletion();
     private boolean solicitedPending;
 
-    RecvCompleter(final DevicePort port, final SgeCopier copier, final EngineCounters counters)
+    RecvCompleter(
+        final RxeEngine engine, final DevicePort port, final SgeCopier copier, final EngineCounters counters)
     {
+        this.engine = engine;
         this.port = port;
         this.copier = copier;
         this.counters = counters;
@@ -162,10 +166,18 @@ final class RecvCompleter
     private void post(final QpContext c)
     {
         c.recvActive = false;
-        if (-Errno.EBUSY == port.postCompletion(c.recvCq, wc, solicitedPending))
-        {
-            counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)
-        }
+        final int result = port.postCompletion(c.recvCq, wc, solicitedPending);
         solicitedPending = false;
+        if (result < 0)
+        {
+            if (-Errno.EBUSY == result)
+            {
+                counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)
+            }
+            if (QpState.ERR != c.state)
+            {
+                engine.fail(c); // rxe RESPST_ERR_CQ_OVERFLOW: a receive that cannot complete fails the QP
+            }
+        }
     }
 }

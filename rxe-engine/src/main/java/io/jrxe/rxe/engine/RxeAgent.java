@@ -37,6 +37,20 @@ public final class RxeAgent implements Agent
         this.roleName = roleName;
     }
 
+    /** The agent's thread drives the engine from now on: tasks it submits to the engine run inline. */
+    @Override
+    public void onStart()
+    {
+        engine.driver(Thread.currentThread());
+    }
+
+    /** No thread drives the engine any more. */
+    @Override
+    public void onClose()
+    {
+        engine.driver(null);
+    }
+
     /** One duty cycle of the engine. {@inheritDoc} */
     @Override
     public int doWork()

@@ -15,7 +15,6 @@ import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.CounterSet;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.verbs.AsyncEvent;
-import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
 import io.jrxe.rxe.verbs.QpState;
@@ -32,8 +31,6 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 
@@ -359,10 +356,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Doorbell.Handler doorbellHandler = this::onDoorbell;
     private final TransportTimers.Handler timerHandler = this::onTimer;
     private final Consumer<QpModifyCommand> commandHandler = this::apply;
-    private final ManyToOneConcurrentArrayQueue<Runnable> tasks;
-    private final Consumer<Runnable> taskHandler = this::runTask;
-    /** The thread of the last duty cycle: invokeAndWait runs inline on it. */
-    private volatile Thread driver;
+    private final EngineTasks tasks;
     private long nowNs;
 
     /**
@@ -393,7 +387,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.localOps = new LocalOperations(port.mrTable());
         this.tx = new Transmitter(ctx.packetIo(), counters);
         final SgeCopier copier = new SgeCopier(mr);
-        this.recv = new RecvCompleter(port, copier, counters);
+        this.recv = new RecvCompleter(this, port, copier, counters);
         this.requester = new Requester(this, tx, mr, counters);
         this.completer = new Completer(this, mr, counters);
         this.responderOutput = new ResponderOutput(tx, mr, counters, maxQps);
@@ -402,7 +396,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.timers = new TransportTimers(maxQps, nowNs, ctx.timerTickNs(), ctx.ticksPerWheel());
         this.doorbell = new Doorbell(maxQps);
         this.commands = new ManyToOneConcurrentArrayQueue<>(Math.max(64, maxQps));
-        this.tasks = new ManyToOneConcurrentArrayQueue<>(1024);
+        this.tasks = new EngineTasks(this::onTaskError);
         this.qpnToSlot = new AtomicIntegerArray(RxeContext.MIN_QP_INDEX + device.queryDevice().maxQp());
         this.slots = new QpContext[maxQps];
         this.pendingContexts = new QpContext[maxQps];
@@ -437,40 +431,28 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     @Override
     public boolean invoke(final Runnable task)
     {
-        return tasks.offer(task);
+        return tasks.invoke(task);
     }
 
-    /** {@inheritDoc} Any thread; the task's exception, if any, is rethrown here. */
+    /**
+     * {@inheritDoc} Any thread; the task's exception, if any, is rethrown here. A task whose wait timed out is
+     * cancelled and never runs.
+     */
     @Override
     public int invokeAndWait(final Runnable task, final long timeoutNs)
     {
-        if (Thread.currentThread() == driver)
-        {
-            task.run();
-            return 0;
-        }
-        final WaitedTask waited = new WaitedTask(task);
-        if (!tasks.offer(waited))
-        {
-            return -Errno.EAGAIN;
-        }
-        try
-        {
-            if (!waited.done.await(timeoutNs, TimeUnit.NANOSECONDS))
-            {
-                return -Errno.ETIMEDOUT;
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            return -Errno.EINTR;
-        }
-        if (null != waited.failure)
-        {
-            throw waited.failure;
-        }
-        return 0;
+        return tasks.invokeAndWait(task, timeoutNs);
+    }
+
+    /**
+     * The thread that drives this engine from now on (an agent's, at its start), or null when it stops: tasks it
+     * submits run inline, and other threads' tasks wait for it.
+     *
+     * @param thread the driving thread, or null
+     */
+    public void driver(final Thread thread)
+    {
+        tasks.driver(thread);
     }
 
     /**
@@ -482,18 +464,14 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
      */
     public int progress()
     {
-        final Thread current = Thread.currentThread();
-        if (current != driver)
-        {
-            driver = current;
-        }
+        tasks.enterDutyCycle();
         nowNs = clock.nanoTime();
         if (null != dutyCycleClock)
         {
             dutyCycleClock.update(nowNs);
         }
         int work = commands.drain(commandHandler);
-        work += tasks.drain(taskHandler);
+        work += tasks.drain();
         work += port.pollCqModeration(nowNs);
         work += doorbell.drain(doorbellHandler, ctx.maxQps());
         if (null != poller)
@@ -578,8 +556,12 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
                 context = existing;
             }
         }
+        // RESET drops the WQEs posted so far (and keeps any posted after it); the engine thread, the rings'
+        // consumer, moves its position when it applies the command
+        final long sqReset = QpState.RESET == to ? context.sq.producerPosition() : -1;
+        final long rqReset = QpState.RESET == to && null == qp.srq() ? context.rq.producerPosition() : -1;
         // outside the lock: offer() may wait for the engine thread, which takes the lock to free slots
-        offer(new QpModifyCommand(QpModifyCommand.MODIFY, context, to, mask, attr, datagramMtu));
+        offer(new QpModifyCommand(QpModifyCommand.MODIFY, context, to, mask, attr, datagramMtu, sqReset, rqReset));
         doorbell.ring(context.slot);
     }
 
@@ -682,9 +664,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     {
         if (QpState.ERR != c.state)
         {
+            // rxe_qp_error: the QP goes to ERR and its WRs complete in error; no asynchronous event is raised
+            // (QP_FATAL is for errors a completion cannot report, IBA 11.6.3.1)
             c.state = QpState.ERR;
             port.transitionToError(c.qp);
-            port.raise(AsyncEvent.QP_FATAL, c.qpn);
         }
         timers.cancel(c.slot, TransportTimers.RETRANSMIT);
         timers.cancel(c.slot, TransportTimers.RNR);
@@ -825,10 +808,18 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             c.maxDestRdAtomic = cmd.maxDestRdAtomic;
             c.resources = new ResponderResources(cmd.maxDestRdAtomic); // control path
         }
+        if (QpState.ERR == previous && QpState.RESET != cmd.to && QpState.ERR != cmd.to)
+        {
+            // a modify that raced with a transport error: the QP stays in ERR (the verbs layer refuses such a
+            // modify once it sees ERR; this covers one accepted just before the engine failed the QP)
+            port.transitionToError(c.qp);
+            schedule(c);
+            return;
+        }
         c.state = cmd.to;
         if (QpState.RESET == cmd.to || QpState.RESET == previous)
         {
-            resetQp(c);
+            resetQp(c, cmd);
         }
         if (0 != (mask & QpAttrMask.RQ_PSN))
         {
@@ -856,9 +847,17 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         schedule(c);
     }
 
-    private void resetQp(final QpContext c)
+    private void resetQp(final QpContext c, final QpModifyCommand cmd)
     {
         c.resetTransport();
+        if (cmd.sqResetPosition >= 0)
+        {
+            c.sq.resetTo(cmd.sqResetPosition);
+        }
+        if (cmd.rqResetPosition >= 0)
+        {
+            c.rq.resetTo(cmd.rqResetPosition);
+        }
         final long sqPosition = c.sq.consumerPosition();
         c.compIndex = sqPosition;
         c.reqIndex = sqPosition;
@@ -928,45 +927,9 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         return null != qp.srq() ? qp.srq().maxSge() : qp.cap().maxRecvSge();
     }
 
-    private void runTask(final Runnable task)
+    private void onTaskError(final Throwable ex)
     {
-        try
-        {
-            task.run();
-        }
-        catch (final RuntimeException ex)
-        {
-            onInternalError(ex);
-        }
-    }
-
-    /** A task whose submitter waits for it (control path: allocated per call). */
-    private static final class WaitedTask implements Runnable
-    {
-        final Runnable task;
-        final CountDownLatch done = new CountDownLatch(1);
-        RuntimeException failure;
-
-        WaitedTask(final Runnable task)
-        {
-            this.task = task;
-        }
-
-        @Override
-        public void run()
-        {
-            try
-            {
-                task.run();
-            }
-            catch (final RuntimeException ex)
-            {
-                failure = ex;
-            }
-            finally
-            {
-                done.countDown();
-            }
-        }
+        counters.internalErrors++;
+        onInternalError(ex);
     }
 }

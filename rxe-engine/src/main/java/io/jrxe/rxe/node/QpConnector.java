@@ -1,6 +1,7 @@
 package io.jrxe.rxe.node;
 
 import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.IbRate;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpAttr;
@@ -10,6 +11,7 @@ import io.jrxe.rxe.verbs.QpStateTable;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RxeDevice;
+import io.jrxe.rxe.verbs.VerbsException;
 
 /**
  * Brings a connected QP (RC or UC) from RESET to RTS towards a peer known by GID, QPN and PSN, the way
@@ -225,6 +227,11 @@ public final class QpConnector
         final int sqPsn)
     {
         final QpType type = qp.type();
+        if (QpType.RC != type && QpType.UC != type)
+        {
+            throw new VerbsException(Errno.EINVAL, "QpConnector connects RC and UC QPs; a " + type +
+                " QP has no peer to connect to: bring it up with a Q_Key instead");
+        }
         final QpAttr attr = new QpAttr();
         device.modifyQp(qp, attr, fillInit(attr, type));
         device.modifyQp(qp, attr, fillRtr(attr, type, dgidHi, dgidLo, destQpn, rqPsn));

@@ -143,7 +143,10 @@ public final class RoceNode implements AutoCloseable
             return this;
         }
 
-        /** Engine-internal errors (a bug, never bad input) go here; default: rethrown on the engine thread. */
+        /**
+         * Engine-internal errors (a bug, never bad input) and failures of the node's own duty-cycle work (the device
+         * attributes file) go here; default: none, they are counted in the engine's {@code internalErrors}.
+         */
         public Context errorHandler(final Consumer<Throwable> errorHandler)
         {
             this.errorHandler = errorHandler;
@@ -196,6 +199,7 @@ public final class RoceNode implements AutoCloseable
     private final IdleStrategy idleStrategy;
     private final String deviceName;
     private final CachedNanoClock dutyCycleClock = new CachedNanoClock();
+    private final Consumer<Throwable> errorHandler;
     private NodeThreads thread;
 
     /**
@@ -228,28 +232,42 @@ public final class RoceNode implements AutoCloseable
         port.iovaSpace(nic.iovaSpace());
         fillGidTable(port, device.gidTable().length(), stack, nic.macAddress());
         this.counters = ctx.countersFile ? CountersFile.create(countersContext(ctx)) : null;
-        final RxeEngine.Context engineCtx = new RxeEngine.Context()
-            .packetIo(packetIo)
-            .poller(packetIo)
-            .nanoClock(ctx.nanoClock)
-            .dutyCycleClock(dutyCycleClock)
-            .dutyCycleWork(this::netdevWork)
-            .maxQps(ctx.maxQps);
-        if (null != counters)
+        this.errorHandler = ctx.errorHandler;
+        RxeEngine createdEngine = null;
+        DeviceInfoFile createdInfo = null;
+        try
         {
-            engineCtx.countersFile(counters).counterSet(counters.deviceSet(0)); // per-QP sets under the device's
+            final RxeEngine.Context engineCtx = new RxeEngine.Context()
+                .packetIo(packetIo)
+                .poller(packetIo)
+                .nanoClock(ctx.nanoClock)
+                .dutyCycleClock(dutyCycleClock)
+                .dutyCycleWork(this::netdevWork)
+                .maxQps(ctx.maxQps);
+            if (null != counters)
+            {
+                engineCtx.countersFile(counters).counterSet(counters.deviceSet(0)); // per-QP sets under the device's
+            }
+            if (null != ctx.errorHandler)
+            {
+                engineCtx.errorHandler(ctx.errorHandler);
+            }
+            createdEngine = new RxeEngine(engineCtx, port);
+            createdInfo = null != counters ? new DeviceInfoFile(counters.path().getParent(), deviceName, device) : null;
         }
-        if (null != ctx.errorHandler)
+        catch (final RuntimeException ex)
         {
-            engineCtx.errorHandler(ctx.errorHandler);
+            CloseHelper.quietCloseAll(createdInfo, createdEngine, counters); // nothing of the node stays behind
+            throw ex;
         }
-        this.engine = new RxeEngine(engineCtx, port);
+        this.engine = createdEngine;
+        this.deviceInfo = createdInfo;
         packetIo.sink(engine);
         this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.BACKOFF.create();
-        this.deviceInfo = null != counters ? new DeviceInfoFile(counters.path().getParent(), deviceName, device) : null;
         this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
         linkChanged(linkWatch.isUp(), false);
-        this.mbeans = ctx.jmx ? mbeans(counters, ctx.nanoClock) : null;
+        // JMX readers run on their own thread with the wall clock: the node's clock may be a test's manual one
+        this.mbeans = ctx.jmx ? mbeans(counters, SystemNanoClock.INSTANCE) : null;
     }
 
     private RxeMBeans mbeans(final CountersFile counters, final NanoClock clock)
@@ -279,7 +297,18 @@ public final class RoceNode implements AutoCloseable
         port.portState(up ? PortState.ACTIVE : PortState.DOWN);
         if (null != deviceInfo)
         {
-            deviceInfo.publish(); // control-path file write; a link change is rare, never the data path
+            try
+            {
+                deviceInfo.publish(); // control-path file write; a link change is rare, never the data path
+            }
+            catch (final RuntimeException ex)
+            {
+                // the port state changed all the same; the file shows the old state until the next change
+                if (null != errorHandler)
+                {
+                    errorHandler.accept(ex);
+                }
+            }
         }
     }
 

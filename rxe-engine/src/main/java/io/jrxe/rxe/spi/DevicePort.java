@@ -135,7 +135,8 @@ public interface DevicePort
      *
      * @param cq        the CQ
      * @param wc        the completion to copy
-     * @param solicited whether it is solicited (SE bit of a received message, or an error completion)
+     * @param solicited whether it is solicited: the SE bit of a received message; receive completions without a
+     *                  packet (flushes) are solicited, as rxe's do_complete makes them
      * @return 0, {@code -EBUSY} on overrun (the CQ is now in error), {@code -EIO} if already in error
      */
     int postCompletion(CompletionQueue cq, WorkCompletion wc, boolean solicited);

@@ -64,6 +64,8 @@ public final class MrEntry
     private int stagedCount;
     private long stagedIova;
     private long stagedLength;
+    /** Odd while {@link #stage} writes the staged translation; a REG_MR that saw it change fails (a seqlock). */
+    private volatile int stageSequence;
 
     /**
      * A user MR over contiguous memory, valid at once.
@@ -242,12 +244,14 @@ public final class MrEntry
      */
     public void stage(final long[] addr, final long[] start, final int count, final long iova, final long length)
     {
+        stageSequence = stageSequence + 1; // one writer at a time (the device lock, or the engine thread for FMRs)
         System.arraycopy(addr, 0, stagedAddr, 0, count);
         System.arraycopy(start, 0, stagedStart, 0, count);
         stagedStart[count] = length;
         stagedCount = count;
         stagedIova = iova;
         stagedLength = length;
+        stageSequence = stageSequence + 1;
     }
 
     /**
@@ -262,16 +266,17 @@ public final class MrEntry
      */
     public int fastRegister(final int key, final int rights)
     {
-        if (KIND_FAST != kind || STATE_FREE != state)
+        if (KIND_FAST != kind || STATE_FREE != state || boundWindows.get() > 0)
         {
-            return MrStatus.INVALID_STATE;
+            return MrStatus.INVALID_STATE; // a window still over it would see a new translation
         }
         if ((key >>> 8) != index)
         {
             return MrStatus.INVALID_KEY;
         }
-        install(key, 0 != (rights & AccessFlags.REMOTE) ? key : 0, rights);
-        return MrStatus.OK;
+        // a map_mr_sg racing with this REG_MR (the consumer's mistake) must not leave a mixed translation
+        final boolean installed = install(key, 0 != (rights & AccessFlags.REMOTE) ? key : 0, rights);
+        return installed ? MrStatus.OK : MrStatus.INVALID_STATE;
     }
 
     /**
@@ -286,17 +291,31 @@ public final class MrEntry
         install(key, key, rights);
     }
 
-    private void install(final int newLkey, final int newRkey, final int rights)
+    // copy the staged translation in and become VALID, unless stage() ran meanwhile
+    private boolean install(final int newLkey, final int newRkey, final int rights)
     {
-        System.arraycopy(stagedAddr, 0, segAddr, 0, stagedCount);
-        System.arraycopy(stagedStart, 0, segStart, 0, stagedCount + 1);
-        segCount = stagedCount;
-        iova = stagedIova;
-        length = stagedLength;
+        final int sequence = stageSequence;
+        if (0 != (sequence & 1))
+        {
+            return false;
+        }
+        final int count = stagedCount;
+        System.arraycopy(stagedAddr, 0, segAddr, 0, count);
+        System.arraycopy(stagedStart, 0, segStart, 0, count + 1);
+        final long va = stagedIova;
+        final long len = stagedLength;
+        if (sequence != stageSequence)
+        {
+            return false;
+        }
+        segCount = count;
+        iova = va;
+        length = len;
         access = rights;
         lkey = newLkey;
         rkey = newRkey;
         state = STATE_VALID;
+        return true;
     }
 
     /**

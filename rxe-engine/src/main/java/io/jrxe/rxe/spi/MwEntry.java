@@ -8,14 +8,16 @@ import java.util.concurrent.locks.StampedLock;
 /**
  * A memory window as the key table and the engine see it (rxe's {@code rxe_mw}): a remotely accessible view (rkey)
  * onto part of a memory region, bound and re-bound without re-registering the region. The application holds a
- * {@link io.jrxe.rxe.verbs.MemoryWindow}. Both types are bound by BIND_MW work requests executed in send-queue
- * order by the engine ({@link #bind}); a type 2B window is then associated with the QP that bound it.
+ * {@link io.jrxe.rxe.verbs.MemoryWindow}. Every bind runs on the engine thread ({@link #bind}): BIND_MW work
+ * requests in send-queue order, and {@code RxeDevice.bindMw} of a type 1 window through the engine's invoker; a
+ * type 2B window is then associated with the QP that bound it.
  * <pre>
  *   rkey (32 bits) = | index (24 bits) | key (8 bits) |   index in the upper half of the key index space
  *   bound:  [addr, addr + length) inside region [iova, iova + length)   (zero-based: [0, length))
  * </pre>
- * The binding is updated under a {@link StampedLock} write lock and read by the engine with an optimistic read, so
- * a remote access never sees half of a re-bind and no path allocates.
+ * The binding is updated under a {@link StampedLock} write lock and read with an optimistic read, so no reader
+ * (the engine's remote access check, an application asking for the state) sees half of a re-bind, and no path
+ * allocates.
  */
 public final class MwEntry
 {
@@ -36,6 +38,8 @@ public final class MwEntry
     private final int index;
     private final StampedLock lock = new StampedLock();
     private volatile int rkey;
+    /** The rkey the window will have once every BIND_MW posted so far has run (libibverbs updates it at post). */
+    private volatile int postedRkey;
     private volatile int state;
     private MrEntry mr;
     private long addr;
@@ -49,6 +53,7 @@ public final class MwEntry
         this.type = type;
         this.index = index;
         this.rkey = (index << 8) | (keyByte & 0xff);
+        this.postedRkey = rkey;
         this.state = TYPE_1 == type ? STATE_VALID : STATE_FREE;
     }
 
@@ -68,6 +73,29 @@ public final class MwEntry
     public int index()
     {
         return index;
+    }
+
+    /**
+     * A BIND_MW is being posted (application thread): the rkey it expects the window to have when it runs, and the
+     * one after it, for the next bind posted behind it.
+     *
+     * @param keyByte the bind's new key byte
+     * @return the rkey the bind expects
+     */
+    public int postBind(final int keyByte)
+    {
+        final int expected = postedRkey;
+        postedRkey = (expected & ~0xff) | (keyByte & 0xff);
+        return expected;
+    }
+
+    /**
+     * Engine thread: binds posted from now on start from the key the window has now: after a BIND_MW failed (those
+     * posted behind it are flushed) or an API bind (no WR went through the posting side).
+     */
+    public void resyncPostedKey()
+    {
+        postedRkey = rkey;
     }
 
     /** @return current rkey (the key byte changes with every bind). */
@@ -319,6 +347,10 @@ public final class MwEntry
             return MrStatus.OUT_OF_RANGE;
         }
         final long regionVa = zeroBased ? addr + va : va;
+        if (!MrStatus.inRange(mr.iova(), mr.length(), regionVa, len)) // the region as it is now, too (rxe checks the MR)
+        {
+            return MrStatus.OUT_OF_RANGE;
+        }
         result.resolved(mr, regionVa);
         return MrStatus.OK;
     }

@@ -135,6 +135,19 @@ public final class WqeRing<W>
         PRODUCER.setRelease(this, position);
     }
 
+    /**
+     * Consumer side (the engine, applying a RESET): drop the WQEs before a position the producer had reached.
+     *
+     * @param position the producer position at the RESET (WQEs posted after it stay)
+     */
+    public void resetTo(final long position)
+    {
+        if (position > (long)CONSUMER.getAcquire(this))
+        {
+            CONSUMER.setRelease(this, position);
+        }
+    }
+
     /** Drop everything (QP to RESET). Only when neither side is active on the ring. */
     public void reset()
     {

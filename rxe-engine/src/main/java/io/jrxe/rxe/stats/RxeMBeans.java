@@ -37,6 +37,7 @@ public final class RxeMBeans implements AutoCloseable
     private final Map<Integer, QpBean> qps = new HashMap<>();
     private ScheduledExecutorService refresher;
     private boolean closed;
+    private long refreshFailures;
 
     private static final class QpBean
     {
@@ -70,7 +71,15 @@ public final class RxeMBeans implements AutoCloseable
         fixed.put("port", 1);
         register(new HwStatsMBean(RdmaHwStats.forPort(reader, 1, clock), "hw_stats of " + device + " port 1",
             fixed), deviceName);
-        refresh();
+        try
+        {
+            refresh();
+        }
+        catch (final RuntimeException ex)
+        {
+            close(); // no MBean of this device stays registered
+            throw ex;
+        }
     }
 
     /**
@@ -120,7 +129,7 @@ public final class RxeMBeans implements AutoCloseable
                 thread.setDaemon(true);
                 return thread;
             });
-            refresher.scheduleWithFixedDelay(this::refresh, periodMs, periodMs, TimeUnit.MILLISECONDS);
+            refresher.scheduleWithFixedDelay(this::refreshQuietly, periodMs, periodMs, TimeUnit.MILLISECONDS);
         }
         return this;
     }
@@ -155,6 +164,27 @@ public final class RxeMBeans implements AutoCloseable
         }
     }
 
+    // an exception would cancel the schedule for good: count it and try again next period
+    private void refreshQuietly()
+    {
+        try
+        {
+            refresh();
+        }
+        catch (final RuntimeException ex)
+        {
+            refreshFailures++;
+        }
+    }
+
+    /**
+     * @return refreshes on the refresher thread that failed (and were retried the next period)
+     */
+    public synchronized long refreshFailures()
+    {
+        return refreshFailures;
+    }
+
     private void registerQp(final int slot)
     {
         final long generation = reader.qpGeneration(slot);
@@ -170,6 +200,16 @@ public final class RxeMBeans implements AutoCloseable
         fixed.put("qpn", qpn);
         fixed.put("qp_type", type);
         final ObjectName name = qpObjectName(device, qpn);
+        // a QPN reused (QPN 1 always is) before the old QP's slot was freed: the newer QP takes the name
+        final Iterator<Map.Entry<Integer, QpBean>> stale = qps.entrySet().iterator();
+        while (stale.hasNext())
+        {
+            if (stale.next().getValue().name.equals(name))
+            {
+                unregister(name);
+                stale.remove();
+            }
+        }
         register(new HwStatsMBean(stats, "hw_stats of QP " + qpn + " of " + device, fixed), name);
         qps.put(slot, new QpBean(generation, name));
     }

@@ -18,17 +18,19 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * on any thread (mostly the engine thread) are queued without allocation or locks, and consumers take them
  * blocking with a timeout or polling, the same way completion events reach a {@link CompletionChannel}.
  * <pre>
- *   raise (any thread):  ring.tryClaim(type = code + 1, 4 bytes) ; put element ; commit ; permits.release
+ *   raise (any thread):  ring.tryClaim(type = code + 1, 12 bytes) ; put element, serial ; commit ; permits.release
  *   take  (consumers):   permits.tryAcquire(timeout) ; lock ; ring.read(1) ; unlock ; resolve the object
- *   record: | msgTypeId = event code + 1 | element (int, QPN / CQ handle / SRQ handle / port) |
+ *   record: | msgTypeId = event code + 1 | element (int: QPN / CQ / SRQ handle / port) | serial (long) |
  * </pre>
- * When the ring is full (nobody takes events) the event is dropped and counted; the callback handler
+ * The serial names the very QP, CQ or SRQ the event was about: a destroyed one's event is still handed out (its
+ * record names no object), and a new object that reuses the number is not blamed for it. When the ring is full (nobody takes events) the event is dropped and counted; the callback handler
  * ({@link RxeDevice#asyncEventHandler}) still sees every event.
  */
 final class AsyncEvents
 {
     private static final int CAPACITY = 64 * 1024;
     private static final AsyncEvent[] EVENTS = AsyncEvent.values();
+    private static final int RECORD_LENGTH = Integer.BYTES + Long.BYTES;
 
     private final RxeDevice device;
     private final ManyToOneRingBuffer ring = new ManyToOneRingBuffer(new UnsafeBuffer(
@@ -39,6 +41,7 @@ final class AsyncEvents
     private final MessageHandler reader = this::onRecord;
     private int takenType;
     private int takenElement;
+    private long takenSerial;
 
     AsyncEvents(final RxeDevice device)
     {
@@ -46,15 +49,16 @@ final class AsyncEvents
     }
 
     /** Any thread: queue the event (allocation- and lock-free). */
-    void offer(final AsyncEvent event, final int element)
+    void offer(final AsyncEvent event, final int element, final long serial)
     {
-        final int index = ring.tryClaim(event.code() + 1, Integer.BYTES);
+        final int index = ring.tryClaim(event.code() + 1, RECORD_LENGTH);
         if (index < 0)
         {
             dropped.incrementAndGet();
             return;
         }
         ring.buffer().putInt(index, element);
+        ring.buffer().putLong(index + Integer.BYTES, serial);
         ring.commit(index);
         permits.release();
     }
@@ -78,6 +82,7 @@ final class AsyncEvents
     {
         final int type;
         final int element;
+        final long serial;
         consumers.lock();
         try
         {
@@ -87,13 +92,14 @@ final class AsyncEvents
             }
             type = takenType;
             element = takenElement;
+            serial = takenSerial;
         }
         finally
         {
             consumers.unlock();
         }
         final AsyncEvent event = EVENTS[type - 1];
-        final AsyncEventRecord record = resolve(event, element);
+        final AsyncEventRecord record = resolve(event, element, serial);
         final AtomicInteger unacked = unackedOf(record);
         if (null != unacked)
         {
@@ -106,23 +112,28 @@ final class AsyncEvents
     {
         takenType = msgTypeId;
         takenElement = buffer.getInt(index);
+        takenSerial = buffer.getLong(index + Integer.BYTES);
     }
 
-    private AsyncEventRecord resolve(final AsyncEvent event, final int element)
+    // the object the event was about, if it still exists: a later object with the same number has another serial
+    private AsyncEventRecord resolve(final AsyncEvent event, final int element, final long serial)
     {
         if (isCqEvent(event))
         {
-            return new AsyncEventRecord(event, element, null, device.cq(element), null);
+            final CompletionQueue cq = device.cq(element);
+            return new AsyncEventRecord(event, element, null, null != cq && cq.serial() == serial ? cq : null, null);
         }
         if (isSrqEvent(event))
         {
-            return new AsyncEventRecord(event, element, null, null, device.srq(element));
+            final SharedReceiveQueue srq = device.srq(element);
+            return new AsyncEventRecord(event, element, null, null, null != srq && srq.serial() == serial ? srq : null);
         }
         if (isPortEvent(event))
         {
             return new AsyncEventRecord(event, element, null, null, null);
         }
-        return new AsyncEventRecord(event, element, device.qp(element), null, null);
+        final QueuePair qp = device.qp(element);
+        return new AsyncEventRecord(event, element, null != qp && qp.serial() == serial ? qp : null, null, null);
     }
 
     /** ibv_ack_async_event: counts down the object's unacknowledged events. */

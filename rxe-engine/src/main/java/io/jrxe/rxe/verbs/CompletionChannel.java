@@ -55,6 +55,8 @@ public final class CompletionChannel
         final AtomicInteger pending = new AtomicInteger();
         /** Events taken by consumers and not yet acknowledged. */
         final AtomicInteger unacked = new AtomicInteger();
+        /** The CQ was destroyed: its events still queued are dropped when they come up. */
+        volatile boolean dead;
 
         Node(final CompletionQueue cq)
         {
@@ -79,6 +81,11 @@ public final class CompletionChannel
         int unacked()
         {
             return unacked.get();
+        }
+
+        void dead()
+        {
+            dead = true;
         }
     }
 
@@ -115,7 +122,18 @@ public final class CompletionChannel
      */
     public CompletionQueue getEvent(final long timeout, final TimeUnit unit) throws InterruptedException
     {
-        return permits.tryAcquire(timeout, unit) ? take() : null;
+        final long deadline = System.nanoTime() + unit.toNanos(timeout);
+        long left = unit.toNanos(timeout);
+        while (permits.tryAcquire(left, TimeUnit.NANOSECONDS))
+        {
+            final CompletionQueue cq = take();
+            if (null != cq)
+            {
+                return cq;
+            }
+            left = Math.max(0, deadline - System.nanoTime()); // it was a destroyed CQ's event: wait on
+        }
+        return null;
     }
 
     /**
@@ -125,7 +143,15 @@ public final class CompletionChannel
      */
     public CompletionQueue pollEvent()
     {
-        return permits.tryAcquire() ? take() : null;
+        while (permits.tryAcquire())
+        {
+            final CompletionQueue cq = take();
+            if (null != cq)
+            {
+                return cq;
+            }
+        }
+        return null;
     }
 
     /** @return events signalled and not yet taken (a snapshot). */
@@ -147,6 +173,10 @@ public final class CompletionChannel
             if (node.pending.decrementAndGet() > 0)
             {
                 push(node);
+            }
+            if (node.dead)
+            {
+                return null; // the event of a destroyed CQ: consumed and dropped
             }
             node.unacked.incrementAndGet();
             return node.cq;

@@ -19,8 +19,9 @@ import org.agrona.BitUtil;
  * The producer copies into {@code slots[tail & mask]} then publishes {@code tail + 1} with release semantics; the
  * consumer reads {@code tail} with acquire semantics, copies out and publishes {@code head} with release, which
  * frees the slots for the producer. Positions are 64-bit counters that never wrap in practice, so a resize
- * ({@link RxeDevice#resizeCq}, run on the engine thread while the consumer is not polling) copies each queued
- * completion to the same position of a new ring and swaps the ring: nothing moves, nothing is lost.
+ * ({@link RxeDevice#resizeCq}, run on the engine thread) copies each queued completion to the same position of a
+ * new ring and swaps the ring: nothing moves, nothing is lost, and a consumer polling meanwhile reads the ring after
+ * the tail, so a completion posted into the new ring is never looked for in the old one.
  * <p>
  * Notification ({@code ib_req_notify_cq}): {@link #reqNotify(int)} arms the CQ for the next completion, the next
  * solicited one, or ({@link #reqNotifyNcomp}) for a count of unreaped completions; the producer fires once and
@@ -96,6 +97,7 @@ public final class CompletionQueue extends UseCounted
     private final CompletionChannel channel;
     private final Object context;
     private final CompletionChannel.Node channelNode;
+    private final long serial;
     private volatile Ring ring;
     private volatile boolean destroyed;
     private final AtomicInteger asyncUnacked = new AtomicInteger();
@@ -110,11 +112,13 @@ public final class CompletionQueue extends UseCounted
     private boolean error;
 
     private volatile int ncompThreshold;
-    private volatile int moderationCount;
-    private volatile long moderationPeriodNs;
-    /** Engine thread: completions since arming, and when a moderated event is due (-1: none pending). */
+    /** Engine thread only (set through the engine's invoker): cq_count and cq_period of ib_modify_cq. */
+    private int moderationCount;
+    private long moderationPeriodNs;
+    /** Engine thread: completions since arming, when a moderated event is due (-1: none), on the timer list. */
     private int moderatedSinceArm;
     private long moderationDeadlineNs = -1;
+    private boolean onModerationList;
 
     CompletionQueue(final RxeDevice device, final int handle, final CqInitAttr attr)
     {
@@ -125,6 +129,7 @@ public final class CompletionQueue extends UseCounted
         this.channel = attr.channel();
         this.context = attr.context();
         this.channelNode = null == channel ? null : new CompletionChannel.Node(this);
+        this.serial = device.nextSerial();
     }
 
     static int lengthFor(final int cqe)
@@ -310,6 +315,11 @@ public final class CompletionQueue extends UseCounted
         return null == channelNode ? 0 : channelNode.unacked();
     }
 
+    long serial()
+    {
+        return serial;
+    }
+
     AtomicInteger asyncUnacked()
     {
         return asyncUnacked;
@@ -323,18 +333,27 @@ public final class CompletionQueue extends UseCounted
     void destroyed()
     {
         destroyed = true;
+        if (null != channelNode)
+        {
+            channelNode.dead(); // its queued events are dropped, as the kernel drops a destroyed CQ's
+        }
     }
 
+    /** Engine thread: new moderation; completions counted under the old one are not left without their event. */
     void moderation(final int count, final long periodNs)
     {
         moderationCount = count;
         moderationPeriodNs = periodNs;
+        if (moderatedSinceArm > 0 && (!moderated() || 0 != count && moderatedSinceArm >= count))
+        {
+            fireModerated();
+        }
     }
 
     /**
-     * Queue a completion. Producer side (engine thread, through the device port); allocation-free. Error
-     * completions should be posted with {@code solicited = true} so solicited-only arming fires on them, as rxe does
-     * for flushed receives.
+     * Queue a completion. Producer side (engine thread, through the device port); allocation-free. Receive
+     * completions without a packet (flushes) are posted as solicited, as rxe's do_complete does, so solicited-only
+     * arming fires on them; others carry the packet's SE bit, send completions none.
      */
     int post(final WorkCompletion wc, final boolean solicited)
     {
@@ -348,7 +367,7 @@ public final class CompletionQueue extends UseCounted
         if (entries >= r.cqe())
         {
             ERROR.setVolatile(this, true);
-            device.raise(AsyncEvent.CQ_ERR, handle);
+            device.raise(AsyncEvent.CQ_ERR, handle, serial);
             return -Errno.EBUSY;
         }
         r.slots[(int)t & r.mask].copyFrom(wc);
@@ -400,7 +419,11 @@ public final class CompletionQueue extends UseCounted
         else if (0 != moderationPeriodNs && moderationDeadlineNs < 0)
         {
             moderationDeadlineNs = device.cqVerbs().now() + moderationPeriodNs;
-            device.cqVerbs().pending(this);
+            if (!onModerationList)
+            {
+                onModerationList = true;
+                device.cqVerbs().pending(this);
+            }
         }
     }
 
@@ -414,11 +437,13 @@ public final class CompletionQueue extends UseCounted
         if (moderationDeadlineNs < 0 || destroyed)
         {
             moderationDeadlineNs = -1;
+            onModerationList = false;
             return true;
         }
-        if (0 != moderationPeriodNs && nowNs - moderationDeadlineNs >= 0)
+        if (0 == moderationPeriodNs || nowNs - moderationDeadlineNs >= 0)
         {
             fireModerated();
+            onModerationList = false;
             return true;
         }
         return false;
@@ -447,8 +472,8 @@ public final class CompletionQueue extends UseCounted
     }
 
     /**
-     * Engine thread (inside {@link RxeDevice#resizeCq}, while the consumer is not polling): copy every queued
-     * completion to the same position of the new ring and use it from now on.
+     * Engine thread (inside {@link RxeDevice#resizeCq}): copy every queued completion to the same position of the new
+     * ring and use it from now on (the copies in the old ring stay, for a consumer still reading it).
      */
     void swapRing(final Ring next)
     {

@@ -7,13 +7,14 @@ import org.agrona.collections.Int2ObjectHashMap;
 
 /**
  * The CQ and completion-channel verbs of a device (create, resize, moderate, destroy), kept apart from
- * {@link RxeDevice} which forwards to them. Control methods run under the device lock; the moderation list belongs
- * to the engine thread.
+ * {@link RxeDevice} which forwards to them. Checks run under the device lock; what the engine reads without a lock
+ * (a CQ's ring, its moderation) changes on the engine thread, waited for outside the lock; the moderation list
+ * belongs to the engine thread.
  */
 final class CqVerbs
 {
-    /** How long a resize waits for the engine thread to swap the ring. */
-    private static final long RESIZE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    /** How long a resize or moderation change waits for the engine thread. */
+    private static final long ENGINE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     /** {@code ib_modify_cq} takes u16 values. */
     private static final int MAX_MODERATION = 0xFFFF;
 
@@ -109,21 +110,25 @@ final class CqVerbs
     }
 
     /**
-     * {@code ib_resize_cq} (rxe_cq_chk_attr, rxe_queue_resize): the CQ is swapped to a new ring on the engine
-     * thread; the caller must not poll the CQ meanwhile (as with ib_resize_cq).
+     * {@code ib_resize_cq} (rxe_cq_chk_attr, rxe_queue_resize): checked under the device lock, then swapped to a new
+     * ring on the engine thread (waited for outside the lock).
      */
     void resize(final CompletionQueue cq, final int cqe)
     {
-        check(cq);
-        checkSize(cqe);
-        final int queued = cq.count();
-        if (cqe < queued)
+        final CompletionQueue.Ring next;
+        synchronized (device)
         {
-            throw new VerbsException(Errno.EINVAL, "CQ size " + cqe + " is below the " + queued +
-                " completions queued; poll them first");
+            check(cq);
+            checkSize(cqe);
+            final int queued = cq.count();
+            if (cqe < queued)
+            {
+                throw new VerbsException(Errno.EINVAL, "CQ size " + cqe + " is below the " + queued +
+                    " completions queued; poll them first");
+            }
+            next = new CompletionQueue.Ring(CompletionQueue.lengthFor(cqe));
         }
-        final CompletionQueue.Ring next = new CompletionQueue.Ring(CompletionQueue.lengthFor(cqe));
-        final int result = device.onEngineThread(() ->
+        onEngine(() ->
         {
             if (cq.count() > next.cqe())
             {
@@ -131,26 +136,36 @@ final class CqVerbs
                     " no longer fit " + next.cqe() + " entries");
             }
             cq.swapRing(next);
-        }, RESIZE_TIMEOUT_NS);
-        if (0 != result)
-        {
-            throw new VerbsException(-result, "the engine thread did not run the resize of CQ " + cq.handle() +
-                " (" + Errno.name(result) + "): is the node driven?");
-        }
+        }, "resize of CQ " + cq.handle());
     }
 
     /**
-     * {@code ib_modify_cq} / {@code rdma_set_cq_moderation}: rxe has no moderation (EOPNOTSUPP); jrxe moderates.
+     * {@code ib_modify_cq} / {@code rdma_set_cq_moderation}: rxe has no moderation (EOPNOTSUPP); jrxe moderates. The
+     * values change on the engine thread, which alone reads them.
      */
     void modify(final CompletionQueue cq, final int cqCount, final int cqPeriodUs)
     {
-        check(cq);
-        if (cqCount < 0 || cqCount > MAX_MODERATION || cqPeriodUs < 0 || cqPeriodUs > MAX_MODERATION)
+        synchronized (device)
         {
-            throw new VerbsException(Errno.EINVAL, "cq_count " + cqCount + " and cq_period " + cqPeriodUs +
-                " must be in [0, 65535] (u16)");
+            check(cq);
+            if (cqCount < 0 || cqCount > MAX_MODERATION || cqPeriodUs < 0 || cqPeriodUs > MAX_MODERATION)
+            {
+                throw new VerbsException(Errno.EINVAL, "cq_count " + cqCount + " and cq_period " + cqPeriodUs +
+                    " must be in [0, 65535] (u16)");
+            }
         }
-        cq.moderation(cqCount, TimeUnit.MICROSECONDS.toNanos(cqPeriodUs));
+        onEngine(() -> cq.moderation(cqCount, TimeUnit.MICROSECONDS.toNanos(cqPeriodUs)),
+            "moderation of CQ " + cq.handle());
+    }
+
+    private void onEngine(final Runnable task, final String what)
+    {
+        final int result = device.onEngineThread(task, ENGINE_TIMEOUT_NS);
+        if (0 != result)
+        {
+            throw new VerbsException(-result, "the engine thread did not run the " + what + " (" +
+                Errno.name(result) + "): is the node driven?");
+        }
     }
 
     CompletionQueue lookup(final int handle)

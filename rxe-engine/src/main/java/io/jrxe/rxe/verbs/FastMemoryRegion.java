@@ -80,9 +80,19 @@ public final class FastMemoryRegion
         return region;
     }
 
-    synchronized void mapped(final int key, final long va, final long bytes)
+    /** Count a map about to be applied, so concurrent maps cannot exceed max_maps together. */
+    synchronized void reserveMap()
     {
         maps++;
+    }
+
+    synchronized void releaseMap()
+    {
+        maps--;
+    }
+
+    synchronized void mapped(final int key, final long va, final long bytes)
+    {
         lkey = key;
         iova = va;
         length = bytes;

@@ -1,5 +1,6 @@
 package io.jrxe.rxe.verbs;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -11,7 +12,8 @@ import io.jrxe.rxe.spi.MwEntry;
 /**
  * The memory verbs of a device (rxe_mr.c, rxe_mw.c, and FMR as drivers had it before Linux 5.8): registration,
  * windows, fast registration and fast memory regions, kept apart from {@link RxeDevice}, which checks the PD and
- * forwards here under its lock. Keys: {@code | index (24) | key byte (8) |}, MRs in the lower and MWs in the upper
+ * forwards here. Checks run under the device lock; changes to keys the engine reads without a lock (a type 1 bind,
+ * an FMR map or unmap) run on the engine thread, waited for outside the lock. Keys: {@code | index (24) | key byte (8) |}, MRs in the lower and MWs in the upper
  * index range ({@link MrTable}).
  */
 final class MemoryVerbs
@@ -99,14 +101,16 @@ final class MemoryVerbs
 
     /**
      * ib_alloc_mr: rxe takes MEM_REG only; jrxe also takes SG_GAPS (its software translation maps any element
-     * list) and refuses INTEGRITY until signature regions exist (EOPNOTSUPP). max_num_sg is held to the advertised
+     * list); INTEGRITY is EINVAL as in the core (ib_alloc_mr_integrity allocates those). max_num_sg is held to the advertised
      * max_fast_reg_page_list_len, which rxe advertises but does not enforce.
      */
     MemoryRegion allocMr(final ProtectionDomain pd, final MrType type, final int maxNumSg)
     {
         if (MrType.INTEGRITY == type)
         {
-            throw new VerbsException(Errno.EOPNOTSUPP, "IB_MR_TYPE_INTEGRITY (signature) regions are not supported");
+            // the kernel's answer too: integrity regions come from ib_alloc_mr_integrity, not ib_alloc_mr
+            throw new VerbsException(Errno.EINVAL, "IB_MR_TYPE_INTEGRITY regions are not allocated with allocMr " +
+                "(ib_alloc_mr_integrity); jrxe has no signature regions yet");
         }
         if (MrType.MEM_REG != type && MrType.SG_GAPS != type)
         {
@@ -227,8 +231,35 @@ final class MemoryVerbs
         mw.pd().release();
     }
 
-    /** Binds a type 1 window at once (the effect of ibv_bind_mw's BIND_MW WR, outside send-queue order). */
+    /**
+     * Binds a type 1 window at once (the effect of ibv_bind_mw's BIND_MW WR, outside send-queue order). The
+     * arguments are checked under the device lock; the window's own checks and the bind run on the engine thread,
+     * like every other change of a key the engine reads (a LOCAL_INV of the region cannot slip in between).
+     */
     int bindMw(final MemoryWindow mw, final MemoryRegion mr, final long addr, final long length, final int access)
+    {
+        final int keyByte;
+        synchronized (device)
+        {
+            checkBindArguments(mw, mr, addr, length, access);
+            keyByte = nextKeyByte(mw.rkey());
+        }
+        final int[] rkey = new int[1];
+        onEngine(() ->
+        {
+            final String bad = mw.entry().checkBind(mw.pd(), null == mr ? null : mr.entry(), addr, length, access);
+            if (null != bad)
+            {
+                throw new VerbsException(Errno.EINVAL, bad);
+            }
+            rkey[0] = mw.entry().bind(keyByte, null == mr ? null : mr.entry(), addr, length, access, -1);
+            mw.entry().resyncPostedKey();
+        });
+        return rkey[0];
+    }
+
+    private void checkBindArguments(
+        final MemoryWindow mw, final MemoryRegion mr, final long addr, final long length, final int access)
     {
         if (null == mw || table.window(mw.index() << 8) != mw.entry())
         {
@@ -251,12 +282,6 @@ final class MemoryVerbs
         {
             throw new VerbsException(Errno.EINVAL, "window rights must be REMOTE_READ/WRITE/ATOMIC only");
         }
-        final String bad = mw.entry().checkBind(mw.pd(), null == mr ? null : mr.entry(), addr, length, access);
-        if (null != bad)
-        {
-            throw new VerbsException(Errno.EINVAL, bad);
-        }
-        return mw.entry().bind(nextKeyByte(mw.rkey()), null == mr ? null : mr.entry(), addr, length, access, -1);
     }
 
     /** A key byte different from the current one, so an old rkey stops working (rxe_get_next_key). */
@@ -308,9 +333,40 @@ final class MemoryVerbs
 
     /**
      * ib_map_phys_fmr (mlx4's rules): at most max_pages pages, each aligned to the FMR page size, an iova aligned to
-     * it too, at most max_maps maps before an unmap; every map makes a new key. Applied on the engine thread.
+     * it too, at most max_maps maps before an unmap; every map makes a new key. Checked, keyed and counted under
+     * the device lock; applied on the engine thread, waited for outside the lock.
      */
     void mapPhysFmr(final FastMemoryRegion fmr, final long[] pageList, final int listLen, final long iova)
+    {
+        final long[] start;
+        final int key;
+        synchronized (device)
+        {
+            start = checkFmrMap(fmr, pageList, listLen, iova);
+            key = (fmr.region().entry().index() << 8) | nextKeyByte(fmr.region().entry().lkey());
+            fmr.reserveMap();
+        }
+        final long[] addr = Arrays.copyOf(pageList, listLen);
+        final long length = (long)listLen << fmr.attr().pageShift();
+        final MrEntry entry = fmr.region().entry();
+        try
+        {
+            onEngine(() ->
+            {
+                entry.stage(addr, start, listLen, iova, length);
+                entry.mapFmr(key, fmr.access());
+            });
+        }
+        catch (final RuntimeException ex)
+        {
+            fmr.releaseMap(); // the engine did not run it (a timed-out task is cancelled): nothing changed
+            throw ex;
+        }
+        fmr.mapped(key, iova, length);
+    }
+
+    // the checks of mlx4_map_phys_fmr; returns each page's offset in the region
+    private long[] checkFmrMap(final FastMemoryRegion fmr, final long[] pageList, final int listLen, final long iova)
     {
         checkFmr(fmr);
         final int shift = fmr.attr().pageShift();
@@ -329,7 +385,6 @@ final class MemoryVerbs
         {
             throw new VerbsException(Errno.EINVAL, "FMR mapped " + fmr.maps() + " times (max_maps): unmap it first");
         }
-        final long[] addr = new long[listLen];
         final long[] start = new long[listLen];
         for (int i = 0; i < listLen; i++)
         {
@@ -338,25 +393,20 @@ final class MemoryVerbs
                 throw new VerbsException(Errno.EINVAL, "FMR page " + i + " at 0x" + Long.toHexString(pageList[i]) +
                     " is not aligned to the FMR page size " + (1L << shift));
             }
-            addr[i] = pageList[i];
             start[i] = (long)i << shift;
         }
-        final MrEntry entry = fmr.region().entry();
-        final int key = (entry.index() << 8) | nextKeyByte(entry.lkey());
-        onEngine(() ->
-        {
-            entry.stage(addr, start, listLen, iova, (long)listLen << shift);
-            entry.mapFmr(key, fmr.access());
-        });
-        fmr.mapped(key, iova, (long)listLen << shift);
+        return start;
     }
 
     /** ib_unmap_fmr: every FMR of the list must be of this device; they are free (unusable) afterwards. */
     void unmapFmr(final Iterable<FastMemoryRegion> fmrs)
     {
-        for (final FastMemoryRegion fmr : fmrs)
+        synchronized (device)
         {
-            checkFmr(fmr);
+            for (final FastMemoryRegion fmr : fmrs)
+            {
+                checkFmr(fmr);
+            }
         }
         onEngine(() ->
         {

@@ -11,7 +11,8 @@ public enum MrType
     SG_GAPS,
     /**
      * Data-integrity (signature) regions ({@code IB_MR_TYPE_INTEGRITY}, once {@code IB_MR_TYPE_SIGNATURE}); rxe does
-     * not offer them and neither does jrxe yet: {@link RxeDevice#allocMr} refuses them with EOPNOTSUPP.
+     * not offer them and neither does jrxe yet: {@link RxeDevice#allocMr} refuses them with EINVAL, as
+     * {@code ib_alloc_mr} does (they come from {@code ib_alloc_mr_integrity}).
      */
     INTEGRITY,
     /** A region registered over user memory ({@code IB_MR_TYPE_USER}, from {@link RxeDevice#regMr}). */

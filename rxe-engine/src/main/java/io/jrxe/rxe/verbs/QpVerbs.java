@@ -68,8 +68,12 @@ final class QpVerbs
         return qp;
     }
 
-    /** @return the state before the modify */
-    QpState modify(final QueuePair qp, final QpAttr request, final int mask, final PortAttr port)
+    /**
+     * Validate and apply a modify (device lock held).
+     *
+     * @return the QP's attributes after it, a copy for the engine (a later modify cannot tear it)
+     */
+    QpAttr modify(final QueuePair qp, final QpAttr request, final int mask, final PortAttr port)
     {
         check(qp);
         final QpState from = qp.state();
@@ -95,8 +99,8 @@ final class QpVerbs
         {
             throw new VerbsException(Errno.EINVAL, "QP " + qp.qpn() + ": " + badValue);
         }
-        qp.applyModify(request, mask, to);
-        return from;
+        qp.applyModify(request, mask, from, to);
+        return new QpAttr().copyFrom(qp.attr()).qpState(to).curQpState(from); // control path
     }
 
     QpAttr query(final QueuePair qp, final QpAttr dst)

@@ -1,5 +1,7 @@
 package io.jrxe.rxe.verbs;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -28,10 +30,25 @@ public final class QueuePair
     private final QpAttr attr = new QpAttr();
     private final SendQueue sendQueue;
     private final RecvQueue recvQueue;
+    private static final VarHandle STATE;
+
+    static
+    {
+        try
+        {
+            STATE = MethodHandles.lookup().findVarHandle(QueuePair.class, "state", QpState.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private volatile QpState state = QpState.RESET;
     private volatile boolean sqDraining;
     private volatile boolean destroyed;
     private final AtomicInteger asyncUnacked = new AtomicInteger();
+    private final long serial;
 
     private SendWorkRequest badSendWr;
     private RecvWorkRequest badRecvWr;
@@ -46,6 +63,7 @@ public final class QueuePair
         final DeviceAttr deviceAttr)
     {
         this.device = device;
+        this.serial = device.nextSerial();
         this.pd = pd;
         this.type = init.qpType();
         this.qpn = qpn;
@@ -136,6 +154,11 @@ public final class QueuePair
     public boolean isDestroyed()
     {
         return destroyed;
+    }
+
+    long serial()
+    {
+        return serial;
     }
 
     AtomicInteger asyncUnacked()
@@ -258,13 +281,23 @@ public final class QueuePair
             sqDraining = false;
             if (attr.enSqdAsyncNotify())
             {
-                device.raise(AsyncEvent.SQ_DRAINED, qpn);
+                device.raise(AsyncEvent.SQ_DRAINED, qpn, serial);
             }
         }
     }
 
-    void applyModify(final QpAttr request, final int mask, final QpState next)
+    /**
+     * Apply a validated modify (device lock held). The engine may have moved the QP to ERR since {@code from} was
+     * read (a transport error): a modify that would take it out of ERR other than to RESET is refused then, so the
+     * QP never leaves ERR unseen (IBA 10.3.1: out of Error only through Reset).
+     */
+    void applyModify(final QpAttr request, final int mask, final QpState from, final QpState next)
     {
+        if (QpState.RESET != next && QpState.ERR != next && !STATE.compareAndSet(this, from, next))
+        {
+            throw new VerbsException(Errno.EINVAL, "QP " + qpn + " went to " + state +
+                " (a transport error) while it was modified; modify it to RESET or ERR");
+        }
         attr.apply(request, mask);
         if (0 != (mask & QpAttrMask.MAX_QP_RD_ATOMIC))
         {
@@ -283,17 +316,19 @@ public final class QueuePair
             attr.sqPsn(request.sqPsn() & 0xffffff);
         }
         attr.qpState(next);
-        if (QpState.RESET == next)
-        {
-            sendQueue.ring().reset();
-            if (null != recvQueue)
-            {
-                recvQueue.ring().reset();
-            }
-        }
         sqDraining = QpState.SQD == next;
         attr.sqDraining(sqDraining);
         state = next;
+    }
+
+    /** RESET without an engine attached (nobody consumes the rings): drop every queued WQE at once. */
+    void resetRings()
+    {
+        sendQueue.ring().reset();
+        if (null != recvQueue)
+        {
+            recvQueue.ring().reset();
+        }
     }
 
     // rxe_qp_from_attr rounds the read/atomic depths up to a power of two

@@ -1,6 +1,7 @@
 package io.jrxe.rxe.verbs;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.rxe.spi.DevicePorts;
@@ -50,6 +51,7 @@ public final class RxeDevice implements PortCapabilities
     private volatile DeviceDma dma;
     private volatile AsyncEventHandler asyncEventHandler;
     private final VerbsPort port = new VerbsPort(this);
+    private final AtomicLong serials = new AtomicLong();
 
     /**
      * @param ctx configuration; validated with {@link RxeContext#conclude()}.
@@ -242,6 +244,33 @@ public final class RxeDevice implements PortCapabilities
         return port.doorbell();
     }
 
+    /** The serial of the object an event names now (control path for CQs and SRQs; QPs lock-free), 0 if none. */
+    long serialOf(final AsyncEvent event, final int element)
+    {
+        if (AsyncEvents.isPortEvent(event))
+        {
+            return 0;
+        }
+        if (AsyncEvents.isCqEvent(event))
+        {
+            final CompletionQueue cq = cq(element);
+            return null == cq ? 0 : cq.serial();
+        }
+        if (AsyncEvents.isSrqEvent(event))
+        {
+            final SharedReceiveQueue srq = srq(element);
+            return null == srq ? 0 : srq.serial();
+        }
+        final QueuePair qp = qp(element);
+        return null == qp ? 0 : qp.serial();
+    }
+
+    /** @return a device-unique number for a new QP, CQ or SRQ (never 0) */
+    long nextSerial()
+    {
+        return serials.incrementAndGet();
+    }
+
     synchronized void iovaSpace(final IovaSpace space)
     {
         if (dma.liveMappings() > 0)
@@ -271,14 +300,54 @@ public final class RxeDevice implements PortCapabilities
         return port.onEngineThread(task, timeoutNs);
     }
 
+    /** An event about a port or the device (no object, serial 0). */
     void raise(final AsyncEvent event, final int element)
     {
-        asyncEvents.offer(event, element);
+        raise(event, element, 0);
+    }
+
+    /**
+     * Deliver an asynchronous event: queued for {@link #getAsyncEvent} and given to the handler.
+     *
+     * @param serial the serial of the QP, CQ or SRQ it is about ({@link #nextSerial()}), so a later object with the
+     *               same number is not blamed for it
+     */
+    void raise(final AsyncEvent event, final int element, final long serial)
+    {
+        asyncEvents.offer(event, element, serial);
         final AsyncEventHandler handler = asyncEventHandler;
         if (null != handler)
         {
             handler.onAsyncEvent(event, element);
         }
+    }
+
+    /**
+     * Run a control-path task on the engine thread, the owner of every QP's transport state, in its next duty cycle
+     * (a connection manager's timers and MAD handling, for example). Without an engine attached the caller owns
+     * everything and the task runs at once.
+     *
+     * @param task the task; it may allocate (control path) and must not block
+     * @return false if the engine's task queue is full (try again later)
+     */
+    public boolean invoke(final Runnable task)
+    {
+        return port.invoke(task);
+    }
+
+    /**
+     * Run a control-path task on the engine thread and wait for it: inline when the caller drives the engine (or no
+     * engine is attached), so a single-threaded caller cannot deadlock. The task's exception is rethrown here.
+     *
+     * @param task    the task
+     * @param timeout how long to wait for the engine to run it
+     * @param unit    its unit
+     * @return 0, or {@code -ETIMEDOUT} (the engine did not run it in time; it may run later), {@code -EAGAIN} (queue
+     *         full), {@code -EINTR}
+     */
+    public int invokeAndWait(final Runnable task, final long timeout, final TimeUnit unit)
+    {
+        return port.onEngineThread(task, unit.toNanos(timeout));
     }
 
     /**
@@ -417,7 +486,7 @@ public final class RxeDevice implements PortCapabilities
      * registers the page list of its last {@link #mapMrSg}; lkey and rkey are equal.
      *
      * @param pd PD.
-     * @param type {@link MrType#MEM_REG} or {@link MrType#SG_GAPS} ({@link MrType#INTEGRITY}: EOPNOTSUPP).
+     * @param type {@link MrType#MEM_REG} or {@link MrType#SG_GAPS} (others: EINVAL, as the core answers).
      * @param maxNumSg the most pages (SG_GAPS: elements) a registration may hold, 1..max_fast_reg_page_list_len.
      * @return the region.
      */
@@ -571,7 +640,7 @@ public final class RxeDevice implements PortCapabilities
      * @param access REMOTE_* rights of the window.
      * @return the new rkey (the key byte changes on every bind, so old rkeys stop working).
      */
-    public synchronized int bindMw(
+    public int bindMw(
         final MemoryWindow mw, final MemoryRegion mr, final long addr, final long length, final int access)
     {
         return memory.bindMw(mw, mr, addr, length, access);
@@ -602,8 +671,8 @@ public final class RxeDevice implements PortCapabilities
 
     /**
      * {@code ib_resize_cq} (rxe_resize_cq): grow or shrink a CQ to at least {@code cqe} entries, keeping every
-     * queued completion; refused below the number queued. Do not poll the CQ while it is resized (as with the
-     * kernel verb). Runs the swap on the engine thread.
+     * queued completion; refused below the number queued. Runs the swap on the engine thread and waits for it;
+     * polling the CQ meanwhile is safe.
      *
      * @param cq the CQ.
      * @param cqe new minimum size, 1..max_cqe and at least the number queued.
@@ -623,7 +692,7 @@ public final class RxeDevice implements PortCapabilities
      * @param cqCount completions per event, 0..65535 (0: by time only).
      * @param cqPeriodUs longest delay of an event in µs, 0..65535 (0: by count only).
      */
-    public synchronized void modifyCq(final CompletionQueue cq, final int cqCount, final int cqPeriodUs)
+    public void modifyCq(final CompletionQueue cq, final int cqCount, final int cqPeriodUs)
     {
         cqVerbs.modify(cq, cqCount, cqPeriodUs);
     }
@@ -687,12 +756,12 @@ public final class RxeDevice implements PortCapabilities
      */
     public void modifyQp(final QueuePair qp, final QpAttr attr, final int mask)
     {
-        final QpState from;
+        final QpAttr after;
         synchronized (this)
         {
-            from = qpVerbs.modify(qp, attr, mask, portAttr);
+            after = qpVerbs.modify(qp, attr, mask, portAttr);
         }
-        port.modified(qp, from, mask);
+        port.modified(qp, after, mask); // outside the lock: the engine may take a moment to accept it
     }
 
     /**
@@ -712,10 +781,13 @@ public final class RxeDevice implements PortCapabilities
      *
      * @param qp the QP.
      */
-    public synchronized void destroyQp(final QueuePair qp)
+    public void destroyQp(final QueuePair qp)
     {
-        qpVerbs.destroy(qp);
-        port.destroyed(qp);
+        synchronized (this)
+        {
+            qpVerbs.destroy(qp);
+        }
+        port.destroyed(qp); // outside the lock: the engine may take a moment to accept it
     }
 
     /**

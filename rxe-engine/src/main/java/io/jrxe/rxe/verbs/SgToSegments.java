@@ -103,7 +103,9 @@ final class SgToSegments
     {
         if (0 == count)
         {
-            addr[0] = iova;
+            // the first page holds iova at its page offset (an element may contribute no byte of its own when
+            // sgOffset == its length: then iova is the next element's first page, at offset 0)
+            addr[0] = page + (iova & (pageSize - 1));
             start[0] = 0;
         }
         else

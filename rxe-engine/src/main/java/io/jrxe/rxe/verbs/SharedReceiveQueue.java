@@ -38,6 +38,7 @@ public final class SharedReceiveQueue extends UseCounted
     private final WqeRing<RecvWqe> ring;
     private volatile int maxWr;
     private final AtomicInteger asyncUnacked = new AtomicInteger();
+    private final long serial;
     @SuppressWarnings("unused") // accessed through LIMIT
     private int limit;
     private final RecvQueue.BadWrSink badWrSink = this::badRecv;
@@ -50,12 +51,18 @@ public final class SharedReceiveQueue extends UseCounted
         final int limit)
     {
         this.device = device;
+        this.serial = device.nextSerial();
         this.pd = pd;
         this.handle = handle;
         this.maxSge = maxSge;
         this.ring = new WqeRing<>(maxWr, () -> new RecvWqe(maxSge));
         this.maxWr = ring.capacity();
         LIMIT.setRelease(this, limit);
+    }
+
+    long serial()
+    {
+        return serial;
     }
 
     AtomicInteger asyncUnacked()
@@ -156,7 +163,7 @@ public final class SharedReceiveQueue extends UseCounted
         final int armed = (int)LIMIT.getVolatile(this);
         if (0 != armed && ring.producerPosition() - position < armed && LIMIT.compareAndSet(this, armed, 0))
         {
-            device.raise(AsyncEvent.SRQ_LIMIT_REACHED, handle);
+            device.raise(AsyncEvent.SRQ_LIMIT_REACHED, handle, serial);
         }
     }
 

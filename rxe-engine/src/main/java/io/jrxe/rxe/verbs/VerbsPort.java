@@ -47,13 +47,21 @@ final class VerbsPort implements DevicePort
         return doorbell;
     }
 
-    /** After a modify, on the modifying thread: the engine takes its copy of the attributes. */
-    void modified(final QueuePair qp, final QpState from, final int mask)
+    /**
+     * After a modify, on the modifying thread, outside the device lock: the engine takes its copy of the attributes.
+     *
+     * @param after the QP's attributes after the modify (qp_state the new state, cur_qp_state the one before)
+     */
+    void modified(final QueuePair qp, final QpAttr after, final int mask)
     {
         final QpModifyListener listener = modifyListener;
         if (null != listener)
         {
-            listener.onModify(qp, from, qp.state(), mask, qp.attr());
+            listener.onModify(qp, after.curQpState(), after.qpState(), mask, after);
+        }
+        else if (QpState.RESET == after.qpState())
+        {
+            qp.resetRings(); // no engine consumes the rings: drop the queued WQEs here
         }
     }
 
@@ -64,6 +72,17 @@ final class VerbsPort implements DevicePort
         {
             listener.onDestroy(qp);
         }
+    }
+
+    boolean invoke(final Runnable task)
+    {
+        final EngineInvoker engine = invoker;
+        if (null == engine)
+        {
+            task.run();
+            return true;
+        }
+        return engine.invoke(task);
     }
 
     int onEngineThread(final Runnable task, final long timeoutNs)
@@ -196,6 +215,6 @@ final class VerbsPort implements DevicePort
     @Override
     public void raise(final AsyncEvent event, final int element)
     {
-        device.raise(event, element);
+        device.raise(event, element, device.serialOf(event, element));
     }
 }

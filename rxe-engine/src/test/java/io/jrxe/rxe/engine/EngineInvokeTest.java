@@ -81,6 +81,39 @@ class EngineInvokeTest
         assertEquals(-Errno.ETIMEDOUT, ran[0]);
     }
 
+    @Test
+    void shouldReachTheEngineThreadThroughTheDeviceApi()
+    {
+        final EnginePair pair = new EnginePair(35);
+        final AtomicReference<Thread> ranOn = new AtomicReference<>();
+        assertTrue(pair.a.device.invoke(() -> ranOn.set(Thread.currentThread())));
+        assertNull(ranOn.get(), "queued for the engine's next duty cycle");
+        pair.a.engine.progress();
+        assertSame(Thread.currentThread(), ranOn.get());
+        final int[] ran = new int[1];
+        assertEquals(0, pair.a.device.invokeAndWait(() -> ran[0]++, 1, TimeUnit.SECONDS));
+        assertEquals(1, ran[0], "inline: this thread drives the engine");
+
+        pair.a.engine.close(); // detached: the caller owns everything, tasks run at once
+        assertTrue(pair.a.device.invoke(() -> ran[0]++));
+        assertEquals(2, ran[0]);
+    }
+
+    @Test
+    void shouldNeverRunATaskWhoseWaitTimedOut()
+    {
+        final EnginePair pair = new EnginePair(36);
+        final int[] result = {1};
+        final int[] ran = new int[1];
+        final Thread other = new Thread(() -> result[0] = pair.a.engine.invokeAndWait(() -> ran[0]++,
+            TimeUnit.MILLISECONDS.toNanos(20)));
+        other.start();
+        assertTrue(joined(other));
+        assertEquals(-Errno.ETIMEDOUT, result[0]);
+        pair.a.engine.progress(); // the engine comes round at last: the cancelled task must not run
+        assertEquals(0, ran[0], "a verb that reported ETIMEDOUT took no effect");
+    }
+
     private static boolean joined(final Thread thread)
     {
         try

@@ -295,6 +295,28 @@ class FastRegistrationTest extends EngineTestBase
     }
 
     @Test
+    void shouldRunTwoBindsOfOneWindowPostedBeforeEitherRan()
+    {
+        final QueuePair[] qps = connect();
+        final EnginePair.Region backing = pair.b.register(PAGE, REMOTE | AccessFlags.MW_BIND);
+        final MemoryWindow mw = pair.b.device.allocMw(pair.b.pd, MemoryWindow.TYPE_1);
+        final int first = RxeDevice.incRkey(mw.rkey()) & 0xff;
+        final int second = (first + 1) & 0xff;
+        // one chain: the second bind expects the key the first one gives (libibverbs updates the rkey at post)
+        final SendWorkRequest bind2 = new SendWorkRequest(1).wrId(941).opcode(WrOpcode.BIND_MW)
+            .sendFlags(SendFlags.SIGNALED).bind(mw, backing.mr, backing.address(), 64, AccessFlags.REMOTE_READ, second);
+        final SendWorkRequest bind1 = new SendWorkRequest(1).wrId(940).opcode(WrOpcode.BIND_MW)
+            .sendFlags(SendFlags.SIGNALED).bind(mw, backing.mr, backing.address(), 128, AccessFlags.REMOTE_READ, first)
+            .next(bind2);
+        pair.b.postSend(qps[1], bind1);
+        await(pair.b, bSent, 2);
+        assertEquals(WcStatus.SUCCESS.code(), bSent.get(0).status());
+        assertEquals(WcStatus.SUCCESS.code(), bSent.get(1).status());
+        assertEquals(second, mw.rkey() & 0xff);
+        assertEquals(64, mw.length());
+    }
+
+    @Test
     void shouldServeRemoteAccessThroughAnFmrAndRefuseItsOldKeys()
     {
         final QueuePair[] qps = connect();

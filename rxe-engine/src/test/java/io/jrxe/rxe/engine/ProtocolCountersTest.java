@@ -156,5 +156,6 @@ class ProtocolCountersTest extends EngineTestBase
         pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == messages, MS, 100_000);
         assertTrue(tiny.isError());
         assertEquals(1, b(RxeCounter.CQ_OVERFLOW));
+        assertEquals(QpState.ERR, qb.state(), "a receive that cannot complete fails the QP (rxe CQ_OVERFLOW)");
     }
 }

@@ -72,4 +72,33 @@ class QpLifecycleTest extends EngineTestBase
             pair.progress();
         }
     }
+
+    /**
+     * RESET drops the WRs posted before it, on the engine thread (their consumer), and keeps those posted after it
+     * even when the engine applies the RESET later: a receive posted in INIT is the one a later SEND fills.
+     */
+    @Test
+    void shouldKeepWhatIsPostedAfterAResetTheEngineHasNotAppliedYet()
+    {
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 1, 2, new EnginePair.QpTuning());
+        final EnginePair.Region mem = pair.b.register(4096, ALL);
+        pair.b.postRecv(qps[1], 1, mem, 0, 100); // dropped by the RESET
+        pair.b.device.modifyQp(qps[1], new QpAttr().qpState(QpState.RESET), QpAttrMask.STATE);
+        final EnginePair.QpTuning tuning = new EnginePair.QpTuning();
+        // no duty cycle in between: the engine applies RESET, INIT, ... after the new receive is queued
+        pair.b.device.modifyQp(qps[1], new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(1)
+            .qpAccessFlags(tuning.access), QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT |
+            QpAttrMask.ACCESS_FLAGS);
+        pair.b.postRecv(qps[1], 2, mem, 0, 100);
+        pair.runIdle(MS, 3);
+        assertEquals(0, pair.b.pollRecv(recvWcs).size(), "RESET drops WRs without completions");
+        // bring B back up towards A's QP and send once
+        final QueuePair qa = pair.a.createQp(QpType.RC, 16);
+        pair.connectExisting(qa, qps[1], Mtu.MTU_1024, 7, 8, tuning);
+        final EnginePair.Region src = pair.a.register(100, ALL);
+        pair.a.postSend(qa, sendWr(WrOpcode.SEND, 9, src, 0, 50));
+        pair.runUntil(() -> pair.b.pollRecv(recvWcs).size() == 1, MS, 10_000);
+        assertEquals(2, recvWcs.get(0).wrId(), "the receive posted after the RESET took the message");
+        assertEquals(WcStatus.SUCCESS.code(), recvWcs.get(0).status());
+    }
 }

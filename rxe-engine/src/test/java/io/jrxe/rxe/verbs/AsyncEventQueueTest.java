@@ -59,6 +59,21 @@ class AsyncEventQueueTest
     }
 
     @Test
+    void shouldNotBlameANewQpForAnEventOfADestroyedOneWithItsNumber() throws InterruptedException
+    {
+        final QueuePair first = f.createQp(QpType.GSI, 4, 4); // QPN 1, reused by the next GSI QP
+        f.port.raise(AsyncEvent.SQ_DRAINED, first.qpn());
+        f.device.destroyQp(first); // the event was not taken yet: nothing to acknowledge
+        final QueuePair second = f.createQp(QpType.GSI, 4, 4);
+        assertEquals(first.qpn(), second.qpn());
+        final AsyncEventRecord event = f.device.getAsyncEvent(1, TimeUnit.SECONDS);
+        assertEquals(AsyncEvent.SQ_DRAINED, event.event());
+        assertEquals(1, event.element());
+        assertNull(event.qp(), "the QP it was about is gone");
+        f.device.destroyQp(second); // not held up by an event that was never its
+    }
+
+    @Test
     void shouldWakeAWaitingConsumer() throws Exception
     {
         final AtomicReference<AsyncEventRecord> got = new AtomicReference<>();

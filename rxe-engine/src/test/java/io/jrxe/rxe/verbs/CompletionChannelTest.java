@@ -80,6 +80,23 @@ class CompletionChannelTest
     }
 
     @Test
+    void shouldDropTheQueuedEventsOfADestroyedCq() throws InterruptedException
+    {
+        final CompletionChannel channel = f.device.createCompChannel();
+        final CompletionQueue gone = f.device.createCq(new CqInitAttr().cqe(8).channel(channel));
+        final CompletionQueue kept = f.device.createCq(new CqInitAttr().cqe(8).channel(channel));
+        gone.reqNotify(false);
+        gone.post(wc.reset(), false);
+        gone.poll(out);
+        f.device.destroyCq(gone); // its event was queued, never taken: nothing to acknowledge
+        kept.reqNotify(false);
+        kept.post(wc.reset(), false);
+        assertSame(kept, channel.getEvent(1, TimeUnit.SECONDS), "the destroyed CQ's event is dropped");
+        assertNull(channel.pollEvent());
+        assertEquals(0, channel.pendingEvents());
+    }
+
+    @Test
     void shouldWakeAWaiterBlockedBeforeTheCompletion() throws Exception
     {
         final CompletionChannel channel = f.device.createCompChannel();

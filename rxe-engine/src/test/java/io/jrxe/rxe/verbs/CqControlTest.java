@@ -167,6 +167,22 @@ class CqControlTest
     }
 
     @Test
+    void shouldFireAPendingModeratedEventWhenModerationIsTurnedOff()
+    {
+        final AtomicInteger fired = new AtomicInteger();
+        final CompletionQueue cq = f.device.createCq(64, q -> fired.incrementAndGet());
+        f.device.modifyCq(cq, 10, 1000);
+        f.port.pollCqModeration(5_000_000);
+        cq.reqNotify(false);
+        post(cq, 0, 2);
+        assertEquals(0, fired.get(), "2 of 10, 1 ms not over");
+        f.device.modifyCq(cq, 0, 0);
+        assertEquals(1, fired.get(), "the completions already counted get their event now");
+        f.port.pollCqModeration(500_000_000);
+        assertEquals(1, fired.get());
+    }
+
+    @Test
     void shouldValidateModeration()
     {
         final CompletionQueue cq = f.device.createCq(8, null);

@@ -44,8 +44,8 @@ class FastRegistrationVerbsTest
         assertEquals(mr.index(), mr.lkey() >>> 8);
         assertEquals(512, mr.maxNumSg());
         assertEquals(MrType.SG_GAPS, f.device.allocMr(f.pd, MrType.SG_GAPS, 4).type());
-        assertEquals(Errno.EOPNOTSUPP,
-            assertThrows(VerbsException.class, () -> f.device.allocMr(f.pd, MrType.INTEGRITY, 4)).errno());
+        assertEquals(Errno.EINVAL, einval(() -> f.device.allocMr(f.pd, MrType.INTEGRITY, 4)),
+            "ib_alloc_mr refuses INTEGRITY (ib_alloc_mr_integrity allocates those)");
         assertEquals(Errno.EINVAL, einval(() -> f.device.allocMr(f.pd, MrType.USER, 4)));
         assertEquals(Errno.EINVAL, einval(() -> f.device.allocMr(f.pd, MrType.MEM_REG, 0)));
         assertEquals(Errno.EINVAL, einval(() -> f.device.allocMr(f.pd, MrType.MEM_REG, 513)),
@@ -87,6 +87,23 @@ class FastRegistrationVerbsTest
         assertEquals(-Errno.EINVAL, f.device.mapMrSg(user, new long[]{at(0)}, new int[]{PAGE}, 1, 0, PAGE));
         final ScatterList unmapped = new ScatterList(1).set(0, at(0), PAGE);
         assertEquals(-Errno.EINVAL, f.device.mapMrSg(mr, unmapped, 1, 0, PAGE), "map it with dma() first");
+    }
+
+    @Test
+    void shouldStartAtTheNextElementWhenTheOffsetConsumesTheFirst()
+    {
+        // sgOffset == len[0] and element 0 ends on a page: element 0 gives no byte, iova is element 1's first page
+        final MemoryRegion mr = f.device.allocMr(f.pd, MrType.MEM_REG, 4);
+        assertEquals(2, f.device.mapMrSg(mr, new long[]{at(0), at(8 * PAGE)}, new int[]{PAGE, PAGE}, 2, PAGE, PAGE));
+        assertEquals(at(PAGE), mr.iova(), "the kernel's iova: element 0's address + the offset");
+        assertEquals(PAGE, mr.length());
+        assertEquals(MrStatus.OK, mr.entry().fastRegister(mr.lkey(), AccessFlags.LOCAL_WRITE |
+            AccessFlags.REMOTE_WRITE));
+        final UnsafeBuffer src = new UnsafeBuffer(new byte[16]);
+        src.setMemory(0, 16, (byte)5);
+        assertEquals(MrStatus.OK, access.copyToRemote(f.pd, 16, mr.rkey(), mr.iova(), src, 0, 16));
+        assertEquals(5, block.getByte(8 * PAGE), "region byte 0 is element 1's first byte");
+        assertEquals(0, block.getByte(PAGE), "not the page after element 0, which is in no element");
     }
 
     @Test
