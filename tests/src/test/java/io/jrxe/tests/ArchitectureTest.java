@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The architecture rules of the developers' guide, checked on the compiled main classes of every module:
  * <pre>
- *   modules depend only downward:   vfio  &lt;-  driver (io.jrxe.driver, io.jrxe.net)  &lt;-  rxe-engine  &lt;-  ulp  &lt;-  tools
- *   rxe-engine:   io.jrxe.rxe.verbs (application API)  --&gt;  io.jrxe.rxe.spi (provider interface)  &lt;--  engine, node
+ *   modules depend downward only: vfio &lt;- driver (io.jrxe.driver, .net) &lt;- rxe-engine &lt;- ulp &lt;- tools
+ *   rxe-engine:  io.jrxe.rxe.verbs (application API) --&gt; io.jrxe.rxe.spi (provider interface) &lt;-- engine, node
  * </pre>
  * An application holding verbs objects must not be able to post a completion, change a QP's state behind
  * {@code modifyQp}, or reach an engine type: no public member of a public API type mentions a provider-side type,

@@ -58,7 +58,8 @@ class SoakTest
 
             final WireCounters ab = nodes.wire().counters(0, 1);
             assertTrue(ab.get(WireCounters.LOST) > 0 && ab.get(WireCounters.REORDERED) > 0 &&
-                ab.get(WireCounters.DUPLICATED) > 0 && ab.get(WireCounters.CORRUPTED) > 0, "the wire misbehaved: " + ab);
+                ab.get(WireCounters.DUPLICATED) > 0 && ab.get(WireCounters.CORRUPTED) > 0,
+                "the wire misbehaved: " + ab);
             SoakCounters.assertConsistent(countersDir, nodes, workload);
         }
     }

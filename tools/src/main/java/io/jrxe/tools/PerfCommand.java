@@ -174,7 +174,8 @@ final class PerfCommand implements Callable<Integer>
 
     /**
      * perftest peer mode ({@link PerftestPeer}): one side of a perftest bandwidth test against the Linux tools on a
-     * VFIO NIC. Size and iterations default to perftest's (65536, 1000) and must match the peer's {@code -s}/{@code -n}.
+     * VFIO NIC. Size and iterations default to perftest's (65536, 1000) and must match the peer's {@code -s} and
+     * {@code -n}.
      */
     private int peer()
     {

@@ -36,11 +36,13 @@ public final class IovaSpace
         this.allocator = allocator;
     }
 
+    /** @return what makes host memory reachable by the device. */
     public DmaMapper mapper()
     {
         return mapper;
     }
 
+    /** @return where DMA memory for the device comes from. */
     public DmaAllocator allocator()
     {
         return allocator;

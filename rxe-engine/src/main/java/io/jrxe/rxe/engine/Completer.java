@@ -31,7 +31,8 @@ import java.nio.ByteOrder;
  * </pre>
  * Retry counting follows the IBA, not rxe: retry_cnt = 7 allows 7 retries (IBA Vol 1 ch. 9 requester retry counter:
  * decremented per retry after a local ACK timeout, a PSN sequence error NAK or an implied NAK, the QP fails when
- * it is exhausted; rxe treats 7 as infinite). rnr_retry = 7 is infinite (IBA Vol 1 ch. 9 RNR retry counter). Both counters are reloaded whenever an ACK makes progress.
+ * it is exhausted; rxe treats 7 as infinite). rnr_retry = 7 is infinite (IBA Vol 1 ch. 9 RNR retry counter). Both
+ * counters are reloaded whenever an ACK makes progress.
  */
 final class Completer
 {

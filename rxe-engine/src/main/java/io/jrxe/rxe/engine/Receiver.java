@@ -109,7 +109,8 @@ final class Receiver
             counters.increment(RxeCounter.BAD_IP_HEADER);
             return;
         }
-        if (buffer.getInt(ipOffset + ipLength - Icrc.LENGTH, Icrc.WIRE_ORDER) != icrc.compute(buffer, ipOffset, ipLength))
+        final int icrcValue = icrc.compute(buffer, ipOffset, ipLength);
+        if (buffer.getInt(ipOffset + ipLength - Icrc.LENGTH, Icrc.WIRE_ORDER) != icrcValue)
         {
             counters.increment(RxeCounter.ICRC_ERR);
             return;

@@ -141,7 +141,7 @@ final class Requester
             final int result = sendPacket(c, wqe);
             if (result < 0)
             {
-                c.txStalled = true; // no tx buffer or next hop unresolved: the engine runs this QP again next duty cycle
+                c.txStalled = true; // no tx buffer or next hop unresolved: the engine runs it again next duty cycle
                 break;
             }
             if (0 == result)

@@ -523,7 +523,7 @@ final class Responder
     {
         if (!c.isRc())
         {
-            return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (rxe drops the message)
+            return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (as rxe drops it)
         }
         counters.increment(c, RxeCounter.SEND_RNR_ERR);
         // the RNR NAK carries our min_rnr_timer; the PSN is the request that found no WQE. The

@@ -94,6 +94,7 @@ public final class EmulatedNode implements AutoCloseable
         }
     }
 
+    /** @return the RoCE node on the NIC. */
     public RoceNode node()
     {
         return node;

@@ -185,6 +185,7 @@ public final class NodePair implements AutoCloseable
         return network;
     }
 
+    /** @return the wire between the NICs (its faults and counters). */
     public EmulatedWire wire()
     {
         return network.wire();
@@ -196,6 +197,7 @@ public final class NodePair implements AutoCloseable
         return clock;
     }
 
+    /** @return the pair's clock now (virtual with a ManualClock). */
     public long nowNs()
     {
         return clock.nanoTime();

@@ -74,6 +74,7 @@ public final class NodePairContext
             .deviceBatch(BULK_DEVICE_BATCH);
     }
 
+    /** @return the wire's faults. */
     public WireFaults faults()
     {
         return faults;
@@ -86,6 +87,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return the NICs' MTU. */
     public int nicMtu()
     {
         return nicMtu;
@@ -111,6 +113,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return driver buffers per NIC. */
     public int bufferCount()
     {
         return bufferCount;
@@ -123,6 +126,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return bytes the wire buffers per direction. */
     public int linkBuffering()
     {
         return linkBuffering;
@@ -138,6 +142,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return frames a device model moves per queue and duty cycle. */
     public int deviceBatch()
     {
         return deviceBatch;
@@ -156,6 +161,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return where the counters files go, or null for none. */
     public Path countersDirectory()
     {
         return countersDirectory;
@@ -168,6 +174,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return whether the counters files stay after close. */
     public boolean keepCountersFile()
     {
         return keepCountersFile;
@@ -196,6 +203,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return engine QP slots per node. */
     public int maxQps()
     {
         return maxQps;
@@ -208,6 +216,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return where engine-internal errors go. */
     public Consumer<Throwable> errorHandler()
     {
         return errorHandler;
@@ -220,6 +229,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return the capture of node A's frames, or null. */
     public PcapWriter pcapA()
     {
         return pcapA;
@@ -232,6 +242,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return whether the device models run on their own threads. */
     public boolean startDevices()
     {
         return startDevices;
@@ -247,6 +258,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return the manual clock, or null for the system clock. */
     public ManualClock clock()
     {
         return clock;
@@ -263,6 +275,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return virtual time added when a step did no work. */
     public long idleAdvanceNs()
     {
         return idleAdvanceNs;
@@ -275,6 +288,7 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return whether the wire has a third, raw port. */
     public boolean rawPort()
     {
         return rawPort;

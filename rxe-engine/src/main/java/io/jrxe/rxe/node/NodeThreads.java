@@ -162,6 +162,7 @@ public final class NodeThreads implements AutoCloseable
         AgentRunner.startOnThread(runner);
     }
 
+    /** @return the layout the threads were started with. */
     public Layout layout()
     {
         return layout;

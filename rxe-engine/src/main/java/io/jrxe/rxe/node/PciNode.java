@@ -146,6 +146,7 @@ public final class PciNode implements AutoCloseable
         }
     }
 
+    /** @return the RoCE node on the NIC. */
     public RoceNode node()
     {
         return node;

@@ -150,6 +150,7 @@ public final class QpConnector
         return this;
     }
 
+    /** @return the path MTU the QPs get. */
     public Mtu pathMtu()
     {
         return pathMtu;

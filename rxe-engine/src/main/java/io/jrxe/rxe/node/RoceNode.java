@@ -349,26 +349,31 @@ public final class RoceNode implements AutoCloseable
         }
     }
 
+    /** @return the device name (also of its counters file). */
     public String name()
     {
         return deviceName;
     }
 
+    /** @return the NIC (owned by the caller). */
     public NicDevice nic()
     {
         return nic;
     }
 
+    /** @return the L2/L3 stack on the NIC. */
     public NetStack stack()
     {
         return stack;
     }
 
+    /** @return the verbs device: what applications use. */
     public RxeDevice device()
     {
         return device;
     }
 
+    /** @return the engine (its counters and invoker). */
     public RxeEngine engine()
     {
         return engine;

@@ -16,7 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   contiguous (ib_reg_mr):   [iova, iova + length)  ->  [address, address + length)
  *
  *   segments (FRWR, FMR):     offset k = va - iova, 0 &lt;= k &lt; length
- *        start[0] = 0 &lt; start[1] &lt; ... &lt; start[n] = length        segment i covers k in [start[i], start[i + 1])
+ *        start[0] = 0 &lt; start[1] &lt; ... &lt; start[n] = length     segment i: k in [start[i], start[i + 1])
  *        native = addr[i] + (k - start[i])                          (i found by binary search)
  *     MEM_REG / FMR: segment i is page i (the first one from the offset of iova in its page, the last one up to the
  *     end of the data); SG_GAPS: segment i is scatter/gather element i, of any length and alignment

@@ -347,7 +347,7 @@ public final class MwEntry
             return MrStatus.OUT_OF_RANGE;
         }
         final long regionVa = zeroBased ? addr + va : va;
-        if (!MrStatus.inRange(mr.iova(), mr.length(), regionVa, len)) // the region as it is now, too (rxe checks the MR)
+        if (!MrStatus.inRange(mr.iova(), mr.length(), regionVa, len)) // the region as it is now too (rxe checks it)
         {
             return MrStatus.OUT_OF_RANGE;
         }

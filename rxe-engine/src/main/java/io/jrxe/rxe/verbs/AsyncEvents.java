@@ -23,7 +23,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   record: | msgTypeId = event code + 1 | element (int: QPN / CQ / SRQ handle / port) | serial (long) |
  * </pre>
  * The serial names the very QP, CQ or SRQ the event was about: a destroyed one's event is still handed out (its
- * record names no object), and a new object that reuses the number is not blamed for it. When the ring is full (nobody takes events) the event is dropped and counted; the callback handler
+ * record names no object), and a new object that reuses the number is not blamed for it. When the ring is full (nobody
+ * takes events) the event is dropped and counted; the callback handler
  * ({@link RxeDevice#asyncEventHandler}) still sees every event.
  */
 final class AsyncEvents

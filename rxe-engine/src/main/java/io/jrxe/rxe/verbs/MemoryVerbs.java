@@ -13,7 +13,8 @@ import io.jrxe.rxe.spi.MwEntry;
  * The memory verbs of a device (rxe_mr.c, rxe_mw.c, and FMR as drivers had it before Linux 5.8): registration,
  * windows, fast registration and fast memory regions, kept apart from {@link RxeDevice}, which checks the PD and
  * forwards here. Checks run under the device lock; changes to keys the engine reads without a lock (a type 1 bind,
- * an FMR map or unmap) run on the engine thread, waited for outside the lock. Keys: {@code | index (24) | key byte (8) |}, MRs in the lower and MWs in the upper
+ * an FMR map or unmap) run on the engine thread, waited for outside the lock. Keys: {@code | index (24) | key byte (8)
+ * |}, MRs in the lower and MWs in the upper
  * index range ({@link MrTable}).
  */
 final class MemoryVerbs
@@ -101,7 +102,8 @@ final class MemoryVerbs
 
     /**
      * ib_alloc_mr: rxe takes MEM_REG only; jrxe also takes SG_GAPS (its software translation maps any element
-     * list); INTEGRITY is EINVAL as in the core (ib_alloc_mr_integrity allocates those). max_num_sg is held to the advertised
+     * list); INTEGRITY is EINVAL as in the core (ib_alloc_mr_integrity allocates those). max_num_sg is held to the
+     * advertised
      * max_fast_reg_page_list_len, which rxe advertises but does not enforce.
      */
     MemoryRegion allocMr(final ProtectionDomain pd, final MrType type, final int maxNumSg)

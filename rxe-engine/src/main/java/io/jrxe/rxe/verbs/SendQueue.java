@@ -205,7 +205,8 @@ final class SendQueue
         {
             wqe.localTargets(null == wr.mw() ? null : wr.mw().entry(),
                 null == wr.bindMr() ? null : wr.bindMr().entry(), null == wr.regMr() ? null : wr.regMr().entry());
-            wqe.bindSnapshot(WrOpcode.BIND_MW == wr.opcode() && null != wr.mw() ? wr.mw().entry().postBind(wr.bindKey()) : 0,
+            final boolean bind = WrOpcode.BIND_MW == wr.opcode() && null != wr.mw();
+            wqe.bindSnapshot(bind ? wr.mw().entry().postBind(wr.bindKey()) : 0,
                 null == wr.bindMr() ? 0 : wr.bindMr().lkey());
         }
         else

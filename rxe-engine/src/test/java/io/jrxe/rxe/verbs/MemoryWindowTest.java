@@ -78,7 +78,8 @@ class MemoryWindowTest
     void shouldBindType2WindowToOneQpAndInvalidateIt()
     {
         final MemoryWindow mw = f.device.allocMw(f.pd, MemoryWindow.TYPE_2);
-        assertNotNull(mw.entry().checkBind(f.device.allocPd(), mr.entry(), IOVA, 64, REMOTE_READ), "C10-72: QP of another PD");
+        assertNotNull(mw.entry().checkBind(f.device.allocPd(), mr.entry(), IOVA, 64, REMOTE_READ),
+            "C10-72: QP of another PD");
         assertNotNull(mw.entry().checkBind(f.pd, mr.entry(), IOVA, 0, REMOTE_READ), "o10-37.2.40: zero length");
         assertNull(mw.entry().checkBind(f.pd, mr.entry(), IOVA, 64, REMOTE_READ));
 
@@ -87,7 +88,8 @@ class MemoryWindowTest
         assertEquals(1, mr.boundWindows());
         assertEquals(MrStatus.OK, access.checkRemote(f.pd, 17, rkey, REMOTE_READ, IOVA, 64));
         assertEquals(MrStatus.WRONG_QP, access.checkRemote(f.pd, 18, rkey, REMOTE_READ, IOVA, 64));
-        assertNotNull(mw.entry().checkBind(f.pd, mr.entry(), IOVA, 64, REMOTE_READ), "o10-37.2.30: must be free to re-bind");
+        assertNotNull(mw.entry().checkBind(f.pd, mr.entry(), IOVA, 64, REMOTE_READ),
+            "o10-37.2.30: must be free to re-bind");
 
         assertEquals(MrStatus.INVALID_KEY, mw.entry().invalidate(rkey ^ 1));
         assertEquals(MrStatus.OK, mw.entry().invalidate(rkey));

@@ -20,7 +20,8 @@
  *   <li>RoCE, so a GID: perftest picks one by itself on Ethernet (or {@code -x}); ibv_rc_pingpong needs
  *       {@code -g <index>} of the IPv4 RoCE v2 GID.</li>
  *   <li>perftest: RC ({@code -c RC}, the default), one-way ({@code -b} not supported by the session driver), fixed
- *       iterations ({@code -n}; not {@code -D} or {@code -a}), no {@code --report-per-port} unless this side mirrors it.
+ *       iterations ({@code -n}; not {@code -D} or {@code -a}), no {@code --report-per-port} unless this side mirrors
+ *       it.
  *       Options with no effect on the socket: {@code -s}, {@code -n}, {@code -q}, {@code -t}, {@code -u}, {@code -F}.
  *       {@code --report_gbits} does not change the conversation, but the numbers in the exchanged report are in the
  *       sender's unit, so both sides should use the same setting.</li>
