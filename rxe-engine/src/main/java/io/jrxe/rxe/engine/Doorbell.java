@@ -8,6 +8,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -20,9 +21,14 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * consumer clears the flag <em>before</em> it runs the QP, so a post that lands after the QP was looked at rings
  * again and is never missed.
  * <pre>
- *  app thread:  post WQE (release) -> ring(slot): CAS pending[slot] 0->1 ? enqueue(slot) : nothing
- *  engine:      drain(): dequeue slot -> pending[slot] = 0 (volatile) -> handler.onDoorbell(slot)
+ *  app thread:  post WQE (release store) -> ring(slot): FENCE -> pending[slot] == 0 && CAS 0->1 ? enqueue : nothing
+ *  engine:      drain(): dequeue slot -> pending[slot] = 0 -> FENCE -> handler.onDoorbell(slot) (reads the WQEs)
  * </pre>
+ * Both fences are store-load barriers, and both are needed (a Dekker pair): each side writes one word and then
+ * reads the other's. Without them the application can read {@code pending == 1} before its WQE store is visible
+ * while the engine clears the flag and reads the old producer position: the ring is skipped, the engine saw no
+ * WQE, and the post waits until something else rings the QP (a SEND posted right after a receive hung that way).
+ * A release store followed by a volatile read does not order the two, and neither does a failed CAS.
  */
 public final class Doorbell
 {
@@ -76,6 +82,7 @@ public final class Doorbell
      */
     public void ring(final int slot)
     {
+        VarHandle.fullFence(); // the caller's WQE store before the read of pending (see the class comment)
         if (0 == pending.get(slot) && pending.compareAndSet(slot, 0, 1))
         {
             final int index = queue.tryClaim(MSG_TYPE, Integer.BYTES);
@@ -94,19 +101,22 @@ public final class Doorbell
      * Drains up to {@code limit} rung slots, calling the handler for each; engine thread only.
      *
      * @param handler called per slot after its pending flag is cleared
-     * @param limit   maximum slots to take
+     * @param limit   maximum slots to take; at most {@link #slots()} are taken in one call, because a slot rung
+     *                again while its batch is being read is read again in the same batch, and the ring holds
+     *                two records per slot only if a batch reads no more than one per slot
      * @return number of slots handled
      */
     public int drain(final Handler handler, final int limit)
     {
         reader.handler = handler;
+        final int max = Math.min(limit, pending.length());
         int count = 0;
         try
         {
             // one read() stops at the end of the ring's buffer; a second one takes what wrapped around
-            while (count < limit)
+            while (count < max)
             {
-                final int n = queue.read(reader, limit - count);
+                final int n = queue.read(reader, max - count);
                 if (0 == n)
                 {
                     break;
@@ -130,7 +140,8 @@ public final class Doorbell
             final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
         {
             final int slot = buffer.getInt(index);
-            pending.set(slot, 0);
+            pending.setRelease(slot, 0);
+            VarHandle.fullFence(); // the cleared flag before the handler reads the QP's rings (class comment)
             handler.onDoorbell(slot);
         }
     }
