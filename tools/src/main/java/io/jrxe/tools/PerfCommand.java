@@ -73,6 +73,10 @@ final class PerfCommand implements Callable<Integer>
     @Option(names = "--lat", description = "latency test instead of bandwidth")
     boolean latency;
 
+    @Option(names = {"-e", "--events"}, description = "--lat with send, read or atomic: sleep on completion events " +
+        "(a completion channel per node, ib_req_notify_cq then a blocking wait) instead of polling, as perftest's -e")
+    boolean events;
+
     @Option(names = "--tx-depth", description = "outstanding WRs per QP (default: ${DEFAULT-VALUE})")
     int txDepth = 128;
 
@@ -163,7 +167,10 @@ final class PerfCommand implements Callable<Integer>
                     runBandwidth(s, qps, buffers, threads, meters, deadline);
                 }
             }
-            PairCounters.print(pair, System.out);
+            finally
+            {
+                PairCounters.print(pair, System.out); // after a failed run too: they say where it stopped
+            }
             if (pair.internalErrors() > 0)
             {
                 throw new IllegalStateException("engine internal errors: " + pair.internalErrors());
@@ -215,6 +222,7 @@ final class PerfCommand implements Callable<Integer>
         boolean inline;
         PerfThreads.Layout layout;
         PerfThreads.Idle appIdle;
+        boolean events;
     }
 
     /**
@@ -276,6 +284,9 @@ final class PerfCommand implements Callable<Integer>
         }
         s.inline = (Op.send == op || Op.write == op) && s.size <= maxInline;
         s.layout = singleThread ? PerfThreads.Layout.single : layout;
+        validateEvents(s.layout);
+        s.events = events;
+        s.qps.events = events;
         // bandwidth: the window keeps the engines busy while the application sleeps; latency: it is on the path
         s.appIdle = null != appIdle ? appIdle : latency ? idle : PerfThreads.Idle.backoff;
         s.qps.count = qpCount;
@@ -284,6 +295,29 @@ final class PerfCommand implements Callable<Integer>
         s.qps.recvWr = rxDepth;
         s.qps.maxInline = s.inline ? s.size : 0;
         return s;
+    }
+
+    private void validateEvents(final PerfThreads.Layout layout)
+    {
+        if (!events)
+        {
+            return;
+        }
+        if (!latency)
+        {
+            throw new IllegalArgumentException("--events is for --lat: a bandwidth run keeps its window full by " +
+                "polling");
+        }
+        if (Op.write == op)
+        {
+            throw new IllegalArgumentException("--events needs a completion to wait for: a write latency test " +
+                "polls the target byte (as ib_write_lat); use --op send, read or atomic");
+        }
+        if (PerfThreads.Layout.single == layout)
+        {
+            throw new IllegalArgumentException("--events sleeps the application thread, so the engines need " +
+                "threads of their own: drop --single-thread (or use --layout node, split or shared)");
+        }
     }
 
     private static List<ThreadMeter> meters(final PerfThreads threads)
@@ -314,6 +348,10 @@ final class PerfCommand implements Callable<Integer>
         System.out.printf(" Max inline data : %d[B]\tidle strategy  : %s (application: %s)%n", s.qps.maxInline,
             idle, s.appIdle);
         System.out.printf(" Threads         : %s%n", threads.describe());
+        if (s.events)
+        {
+            System.out.printf(" Completions     : events (one completion channel per node)%n");
+        }
         System.out.println(line);
     }
 
@@ -354,7 +392,8 @@ final class PerfCommand implements Callable<Integer>
         final List<ThreadMeter> meters,
         final long deadline)
     {
-        final PerfLatency lat = new PerfLatency(qps, buffers, threads, op.wrOpcode, cqMod, s.inline);
+        final PerfLatency lat = new PerfLatency(qps, buffers, threads, op.wrOpcode, cqMod, s.inline,
+            s.events);
         final Histogram histogram = new Histogram(1_000_000_000L, 3);
         if (warmup > 0)
         {
@@ -383,6 +422,11 @@ final class PerfCommand implements Callable<Integer>
         {
             System.out.printf(Locale.ROOT, " round-trip latency [usec]: p50 %.2f  p99 %.2f%n",
                 histogram.getValueAtPercentile(50) / 1000.0, histogram.getValueAtPercentile(99) / 1000.0);
+        }
+        if (s.events)
+        {
+            System.out.printf(Locale.ROOT, " completion events: %d taken (%.2f per round trip), %d re-polls after " +
+                "arming%n", lat.eventsTaken(), (double)lat.eventsTaken() / (s.iters + warmup), lat.missedEvents());
         }
         printMeters(meters, s.iters);
     }

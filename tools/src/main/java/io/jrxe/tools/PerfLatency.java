@@ -1,5 +1,6 @@
 package io.jrxe.tools;
 
+import io.jrxe.rxe.verbs.CompletionChannel;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RecvWorkRequest;
@@ -11,6 +12,8 @@ import io.jrxe.rxe.verbs.WrOpcode;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Latency test in the manner of perftest's ib_*_lat, one QP, the application thread playing both ends:
  * <pre>
@@ -20,7 +23,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   atomic A: FETCH_AND_ADD on B's word, polls for the completion  (a round trip per operation)
  * </pre>
  * Round-trip times go into an HdrHistogram in nanoseconds; the caller halves them for send and write as perftest
- * does. No allocation in the loop.
+ * does. No allocation in the loop when polling. With events (perftest's {@code -e}) a side that finds its CQ empty
+ * arms it ({@code ib_req_notify_cq} with REPORT_MISSED_EVENTS), polls again if completions slipped in, else sleeps
+ * in {@link CompletionChannel#getEvent} and acknowledges the event, as perftest's {@code ctx_notify_events}; the
+ * engine threads deliver the wake-up.
  */
 final class PerfLatency
 {
@@ -38,6 +44,10 @@ final class PerfLatency
     private final RecvWorkRequest recvB;
     private final WorkCompletion[] wcs = new WorkCompletion[16];
     private final int lastByte;
+    private final CompletionChannel channelA;
+    private final CompletionChannel channelB;
+    private long eventsTaken;
+    private long missedEvents;
     private long postedA;
     private long postedB;
     private long deadlineNs;
@@ -48,7 +58,8 @@ final class PerfLatency
         final PerfThreads threads,
         final int op,
         final int cqMod,
-        final boolean inline)
+        final boolean inline,
+        final boolean events)
     {
         this.qpA = qps.qpA[0];
         this.qpB = qps.qpB[0];
@@ -59,6 +70,8 @@ final class PerfLatency
         this.op = op;
         this.cqMod = cqMod;
         this.lastByte = buffers.size - 1;
+        this.channelA = events ? qps.channelA : null;
+        this.channelB = events ? qps.channelB : null;
         for (int i = 0; i < wcs.length; i++)
         {
             wcs[i] = new WorkCompletion();
@@ -97,6 +110,18 @@ final class PerfLatency
         }
     }
 
+    /** @return completion events taken from the channels (0 when polling). */
+    long eventsTaken()
+    {
+        return eventsTaken;
+    }
+
+    /** @return armings that found completions already queued (the REPORT_MISSED_EVENTS answer: poll again). */
+    long missedEvents()
+    {
+        return missedEvents;
+    }
+
     /** True if the reported latency is half the round trip (send, write), as perftest reports them. */
     static boolean halvesRoundTrip(final int op)
     {
@@ -122,7 +147,7 @@ final class PerfLatency
                     break;
                 default:
                     postA();
-                    awaitCompletion(cqA, "requester");
+                    awaitCompletion(cqA, channelA, "requester");
                     break;
             }
             final long rtt = System.nanoTime() - start;
@@ -136,9 +161,9 @@ final class PerfLatency
     private void pingPongSend()
     {
         postA();
-        awaitReceive(cqB, qpB, recvB, "B");
+        awaitReceive(cqB, channelB, qpB, recvB, "B");
         postB();
-        awaitReceive(cqA, qpA, recvA, "A");
+        awaitReceive(cqA, channelA, qpA, recvA, "A");
     }
 
     private void pingPongWrite(final byte tag)
@@ -191,8 +216,8 @@ final class PerfLatency
     }
 
     /** Polls until a receive completes (send completions seen on the way are consumed). */
-    private void awaitReceive(final CompletionQueue cq, final QueuePair qp, final RecvWorkRequest recv,
-        final String side)
+    private void awaitReceive(final CompletionQueue cq, final CompletionChannel channel, final QueuePair qp,
+        final RecvWorkRequest recv, final String side)
     {
         while (true)
         {
@@ -210,16 +235,16 @@ final class PerfLatency
             {
                 return;
             }
-            idle(n);
+            waitForMore(cq, channel, n);
         }
     }
 
-    private void awaitCompletion(final CompletionQueue cq, final String side)
+    private void awaitCompletion(final CompletionQueue cq, final CompletionChannel channel, final String side)
     {
         int n;
         while (0 == (n = poll(cq, side)))
         {
-            idle(0);
+            waitForMore(cq, channel, 0);
         }
         if (n > 1)
         {
@@ -247,6 +272,59 @@ final class PerfLatency
             PerfBuffers.check(wcs[i], side);
         }
         return n;
+    }
+
+    private void waitForMore(final CompletionQueue cq, final CompletionChannel channel, final int work)
+    {
+        if (null == channel)
+        {
+            idle(work);
+        }
+        else if (0 == work)
+        {
+            sleepOnEvent(cq, channel);
+        }
+    }
+
+    /**
+     * Arm, then sleep until the CQ's event. An event of an earlier arming may already be queued (the arming that
+     * answered "poll again" stays armed and fires later): taking it only costs one more poll, which finds nothing
+     * and arms again.
+     */
+    private void sleepOnEvent(final CompletionQueue cq, final CompletionChannel channel)
+    {
+        final int armed = cq.reqNotify(false);
+        if (armed < 0)
+        {
+            throw new IllegalStateException("ib_req_notify_cq failed (" + armed + ")");
+        }
+        if (1 == armed)
+        {
+            missedEvents++;
+            return;
+        }
+        final CompletionQueue fired;
+        try
+        {
+            fired = channel.getEvent(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a completion event", ex);
+        }
+        if (null == fired)
+        {
+            throw new IllegalStateException("perf latency timed out waiting for a completion event (" + cq.count() +
+                " completions queued on the CQ, " + channel.pendingEvents() + " events pending on its channel, " +
+                eventsTaken + " taken before)");
+        }
+        eventsTaken++;
+        final int rc = fired.ackEvents(1);
+        if (0 != rc)
+        {
+            throw new IllegalStateException("ib_ack_cq_events failed (" + rc + ")");
+        }
     }
 
     private void idle(final int work)

@@ -4,7 +4,9 @@ import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.CompletionChannel;
 import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.CqInitAttr;
 import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.Mtu;
@@ -36,6 +38,8 @@ final class RcQps
         int rdAtomic = 16;
         /** Local ACK timeout exponent (4.096 µs × 2^timeout). */
         int timeout = 14;
+        /** CQs report to a completion channel per node (perf --events). */
+        boolean events;
     }
 
     final RoceNode a;
@@ -46,6 +50,9 @@ final class RcQps
     final QueuePair[] qpB;
     final CompletionQueue[] cqA;
     final CompletionQueue[] cqB;
+    /** The completion channels of nodes A and B, or null when the CQs are polled only. */
+    final CompletionChannel channelA;
+    final CompletionChannel channelB;
 
     RcQps(final NodePair pair, final Settings s)
     {
@@ -58,10 +65,12 @@ final class RcQps
         cqA = new CompletionQueue[s.count];
         cqB = new CompletionQueue[s.count];
         final int cqe = s.sendWr + s.recvWr;
+        channelA = s.events ? a.device().createCompChannel() : null;
+        channelB = s.events ? b.device().createCompChannel() : null;
         for (int i = 0; i < s.count; i++)
         {
-            cqA[i] = a.device().createCq(cqe, null);
-            cqB[i] = b.device().createCq(cqe, null);
+            cqA[i] = a.device().createCq(new CqInitAttr().cqe(cqe).channel(channelA));
+            cqB[i] = b.device().createCq(new CqInitAttr().cqe(cqe).channel(channelB));
             qpA[i] = a.device().createQp(pdA, init(cqA[i], s));
             qpB[i] = b.device().createQp(pdB, init(cqB[i], s));
         }

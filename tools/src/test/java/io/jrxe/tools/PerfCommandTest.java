@@ -2,6 +2,9 @@ package io.jrxe.tools;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,6 +34,9 @@ class PerfCommandTest
         assertRefused("--qps must be in [1, 128]: 0", "--qps", "0");
         assertRefused("--inline must be in [0, 512]", "--inline", "1000");
         assertRefused("--iters must be >= 1", "--iters", "0");
+        assertRefused("--events is for --lat", "--events");
+        assertRefused("a write latency test polls the target byte", "--lat", "--events", "--op", "write");
+        assertRefused("drop --single-thread", "--lat", "-e", "--op", "send", "--single-thread");
     }
 
     @Test
@@ -87,5 +93,29 @@ class PerfCommandTest
         assertEquals(0, run.exitCode, run::toString);
         assertTrue(run.out.contains("p99.9"), run::toString);
         assertTrue(run.out.contains(" jrxe-a "), "engine threads are metered: " + run);
+    }
+
+    @Test
+    void shouldSleepOnCompletionEventsInASendLatencyTest()
+    {
+        final CapturedRun run = CapturedRun.of("perf", "--op", "send", "--lat", "--events", "--iters", "300",
+            "--warmup", "50", "--mtu", "1024", "--layout", "node", "--idle", "backoff");
+        assertEquals(0, run.exitCode, run::toString);
+        assertTrue(run.out.contains("Completions     : events"), run::toString);
+        final Matcher m = Pattern.compile("completion events: (\\d+) taken")
+            .matcher(run.out);
+        assertTrue(m.find(), run::toString);
+        // each of the 350 round trips has two receives to wait for; a wait that found nothing queued sleeps
+        assertTrue(Long.parseLong(m.group(1)) > 0, "the application slept on the channels: " + run);
+    }
+
+    @Test
+    void shouldSleepOnCompletionEventsInAReadLatencyTest()
+    {
+        final CapturedRun run = CapturedRun.of("perf", "--op", "read", "--lat", "-e", "--iters", "200",
+            "--warmup", "20", "--mtu", "1024", "--layout", "shared", "--idle", "backoff");
+        assertEquals(0, run.exitCode, run::toString);
+        assertTrue(run.out.contains("completion events: "), run::toString);
+        assertFalse(run.out.contains("completion events: 0 taken"), run::toString);
     }
 }
