@@ -83,7 +83,7 @@ final class LocalOperations
     private boolean bind(final QpContext c, final SendWqe wqe)
     {
         final MwEntry mw = wqe.mw();
-        if (null == mw || table.window(mw.index() << 8) != mw || mw.rkey() != wqe.bindMwRkey())
+        if (!table.holds(mw) || mw.rkey() != wqe.bindMwRkey())
         {
             return false;
         }
@@ -91,7 +91,7 @@ final class LocalOperations
         if (0 != wqe.bindLength()) // length 0 unbinds a type 1 window: no region looked up
         {
             mr = wqe.bindMr();
-            if (null == mr || table.region(mr.index() << 8) != mr || mr.lkey() != wqe.bindMrLkey())
+            if (!table.holds(mr) || mr.lkey() != wqe.bindMrLkey())
             {
                 return false;
             }
@@ -109,7 +109,7 @@ final class LocalOperations
     {
         final MrEntry mr = wqe.regMr();
         final int access = wqe.regAccess();
-        if (null == mr || table.region(mr.index() << 8) != mr || mr.pd() != pd ||
+        if (!table.holds(mr) || mr.pd() != pd ||
             null != AccessFlags.checkMrAccess(access) || 0 != (access & AccessFlags.ZERO_BASED))
         {
             return false;

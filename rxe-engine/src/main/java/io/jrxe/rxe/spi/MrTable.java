@@ -59,6 +59,24 @@ public final class MrTable
     }
 
     /**
+     * @param mr a region, or null
+     * @return true if the table holds this very entry at its index (not removed, not another device's)
+     */
+    public boolean holds(final MrEntry mr)
+    {
+        return null != mr && region(mr.index() << 8) == mr;
+    }
+
+    /**
+     * @param mw a window, or null
+     * @return true if the table holds this very entry at its index (not removed, not another device's)
+     */
+    public boolean holds(final MwEntry mw)
+    {
+        return null != mw && window(mw.index() << 8) == mw;
+    }
+
+    /**
      * @param rkey window rkey.
      * @return the window whose index is in the key (the key byte is not compared), or null.
      */

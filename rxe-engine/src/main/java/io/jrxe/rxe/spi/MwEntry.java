@@ -25,8 +25,6 @@ public final class MwEntry
     public static final int STATE_FREE = 0;
     /** Window usable (type 1 always, type 2 once bound). */
     public static final int STATE_VALID = 1;
-    /** Window invalidated (type 2). */
-    public static final int STATE_INVALID = 2;
 
     /** Type 1 window ({@code IB_MW_TYPE_1}). */
     public static final int TYPE_1 = 1;

@@ -325,11 +325,6 @@ public final class CompletionQueue extends UseCounted
         return asyncUnacked;
     }
 
-    CompletionChannel.Node channelNode()
-    {
-        return channelNode;
-    }
-
     void destroyed()
     {
         destroyed = true;

@@ -19,6 +19,7 @@ final class CqVerbs
     private static final int MAX_MODERATION = 0xFFFF;
 
     private final RxeDevice device;
+    private final int maxCq;
     private final int maxCqe;
     private final IndexAllocator handles;
     private final Int2ObjectHashMap<CompletionQueue> cqs = new Int2ObjectHashMap<>();
@@ -30,6 +31,7 @@ final class CqVerbs
     CqVerbs(final RxeDevice device, final int maxCq, final int maxCqe)
     {
         this.device = device;
+        this.maxCq = maxCq;
         this.maxCqe = maxCqe;
         this.handles = new IndexAllocator(1, maxCq);
     }
@@ -66,12 +68,7 @@ final class CqVerbs
             throw new VerbsException(Errno.EINVAL, "completion vector " + attr.compVector() +
                 " invalid: the device has one (num_comp_vectors = 1, its engine thread)");
         }
-        final int handle = handles.allocate();
-        if (handle < 0)
-        {
-            throw new VerbsException(Errno.ENOMEM, "no free CQ: max_cq reached; destroy unused CQs or raise it in " +
-                "RxeContext");
-        }
+        final int handle = RxeDevice.allocate(handles, "CQ", maxCq);
         final CompletionQueue cq = new CompletionQueue(device, handle, attr);
         cqs.put(handle, cq);
         if (null != channel)
@@ -89,11 +86,7 @@ final class CqVerbs
             throw new VerbsException(Errno.EBUSY, "CQ " + cq.handle() + " is used by " + cq.useCount() +
                 " QPs; destroy them first");
         }
-        if (cq.asyncUnacked().get() > 0)
-        {
-            throw new VerbsException(Errno.EBUSY, "CQ " + cq.handle() + " has " + cq.asyncUnacked().get() +
-                " asynchronous events taken but not acknowledged; call ackAsyncEvent first");
-        }
+        RxeDevice.checkAcked(cq.asyncUnacked().get(), "CQ " + cq.handle());
         if (cq.unackedEvents() > 0)
         {
             // libibverbs blocks in ibv_destroy_cq until they are acknowledged; jrxe says so instead of hanging

@@ -67,7 +67,7 @@ final class MemoryVerbs
             throw new VerbsException(Errno.EINVAL, "MR [0x" + Long.toHexString(iova) + ", +" + length +
                 ") wraps around the 64-bit address space or exceeds max_mr_size");
         }
-        final int index = allocate(mrIndices, "MR");
+        final int index = RxeDevice.allocate(mrIndices, "MR", attr.maxMr());
         final MrEntry entry = MrEntry.user(pd, index, keys.nextInt(256), access, address, length,
             0 != (access & AccessFlags.ZERO_BASED) ? 0 : iova);
         table.put(entry);
@@ -92,9 +92,17 @@ final class MemoryVerbs
 
     private void checkRegistered(final MemoryRegion mr)
     {
-        if (null == mr || mr.isDeregistered() || table.region(mr.index() << 8) != mr.entry())
+        if (null == mr || mr.isDeregistered() || !table.holds(mr.entry()))
         {
             throw new VerbsException(Errno.EINVAL, "MR " + mr + " is not registered on this device");
+        }
+    }
+
+    private void checkAllocated(final MemoryWindow mw)
+    {
+        if (null == mw || !table.holds(mw.entry()))
+        {
+            throw new VerbsException(Errno.EINVAL, "MW is not allocated on this device");
         }
     }
 
@@ -124,7 +132,7 @@ final class MemoryVerbs
             throw new VerbsException(Errno.EINVAL, "max_num_sg " + maxNumSg + " outside [1, " +
                 attr.maxFastRegPageListLen() + "] (max_fast_reg_page_list_len)");
         }
-        final int index = allocate(mrIndices, "MR");
+        final int index = RxeDevice.allocate(mrIndices, "MR", attr.maxMr());
         final MrEntry entry = MrEntry.pageList(pd, index, keys.nextInt(256), MrEntry.KIND_FAST,
             MrType.SG_GAPS == type, maxNumSg);
         table.put(entry);
@@ -214,7 +222,7 @@ final class MemoryVerbs
         {
             throw new VerbsException(Errno.EINVAL, "MW type " + type + " unknown: use TYPE_1 or TYPE_2 (2B)");
         }
-        final int index = allocate(mwIndices, "MW");
+        final int index = RxeDevice.allocate(mwIndices, "MW", attr.maxMw());
         final MwEntry entry = new MwEntry(pd, type, index, keys.nextInt(256));
         table.put(entry);
         pd.acquire();
@@ -223,10 +231,7 @@ final class MemoryVerbs
 
     void deallocMw(final MemoryWindow mw)
     {
-        if (null == mw || table.window(mw.index() << 8) != mw.entry())
-        {
-            throw new VerbsException(Errno.EINVAL, "MW is not allocated on this device");
-        }
+        checkAllocated(mw);
         mw.entry().bind(mw.rkey(), null, 0, 0, 0, -1);
         table.remove(mw.entry());
         mwIndices.free(mw.index());
@@ -263,10 +268,7 @@ final class MemoryVerbs
     private void checkBindArguments(
         final MemoryWindow mw, final MemoryRegion mr, final long addr, final long length, final int access)
     {
-        if (null == mw || table.window(mw.index() << 8) != mw.entry())
-        {
-            throw new VerbsException(Errno.EINVAL, "MW is not allocated on this device");
-        }
+        checkAllocated(mw);
         if (MemoryWindow.TYPE_1 != mw.type())
         {
             throw new VerbsException(Errno.EINVAL, "only type 1 windows are bound through the API; " +
@@ -326,7 +328,7 @@ final class MemoryVerbs
             throw new VerbsException(Errno.EINVAL, "FMR page_shift " + fmrAttr.pageShift() + " outside [" +
                 MIN_PAGE_SHIFT + ", " + MAX_PAGE_SHIFT + "]");
         }
-        final int index = allocate(mrIndices, "MR");
+        final int index = RxeDevice.allocate(mrIndices, "MR", attr.maxMr());
         final MrEntry entry = MrEntry.pageList(pd, index, keys.nextInt(256), MrEntry.KIND_FMR, false, maxPages);
         table.put(entry);
         pd.acquire();
@@ -371,19 +373,20 @@ final class MemoryVerbs
     private long[] checkFmrMap(final FastMemoryRegion fmr, final long[] pageList, final int listLen, final long iova)
     {
         checkFmr(fmr);
-        final int shift = fmr.attr().pageShift();
+        final FmrAttr fmrAttr = fmr.attr(); // a copy: taken once
+        final int shift = fmrAttr.pageShift();
         final long pageMask = (1L << shift) - 1;
-        if (listLen <= 0 || listLen > fmr.attr().maxPages() || listLen > pageList.length)
+        if (listLen <= 0 || listLen > fmrAttr.maxPages() || listLen > pageList.length)
         {
             throw new VerbsException(Errno.EINVAL, "FMR page list of " + listLen + " pages outside [1, max_pages = " +
-                fmr.attr().maxPages() + "]");
+                fmrAttr.maxPages() + "]");
         }
         if (0 != (iova & pageMask) || wraps(iova, (long)listLen << shift))
         {
             throw new VerbsException(Errno.EINVAL, "FMR iova 0x" + Long.toHexString(iova) +
                 " must be aligned to the FMR page size " + (1L << shift));
         }
-        if (fmr.maps() >= fmr.attr().maxMaps())
+        if (fmr.maps() >= fmrAttr.maxMaps())
         {
             throw new VerbsException(Errno.EINVAL, "FMR mapped " + fmr.maps() + " times (max_maps): unmap it first");
         }
@@ -454,17 +457,6 @@ final class MemoryVerbs
     }
 
     // ---------------------------------------------------------------- helpers
-
-    private static int allocate(final IndexAllocator allocator, final String what)
-    {
-        final int index = allocator.allocate();
-        if (index < 0)
-        {
-            throw new VerbsException(Errno.ENOMEM, "no free " + what + ": the device limit is reached; destroy " +
-                "unused objects or raise it in RxeContext");
-        }
-        return index;
-    }
 
     // [start, start + length) must not wrap past 2^64 (an end exactly at 2^64 is fine)
     static boolean wraps(final long start, final long length)

@@ -209,9 +209,5 @@ final class SendQueue
             wqe.bindSnapshot(bind ? wr.mw().entry().postBind(wr.bindKey()) : 0,
                 null == wr.bindMr() ? 0 : wr.bindMr().lkey());
         }
-        else
-        {
-            wqe.localTargets(null, null, null);
-        }
     }
 }
