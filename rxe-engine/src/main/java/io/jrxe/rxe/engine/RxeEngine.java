@@ -861,17 +861,13 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         final long sqPosition = c.sq.consumerPosition();
         c.compIndex = sqPosition;
         c.reqIndex = sqPosition;
-        timers.cancel(c.slot, TransportTimers.RETRANSMIT);
-        timers.cancel(c.slot, TransportTimers.RNR);
-        timers.cancel(c.slot, TransportTimers.PACE);
+        timers.cancelAll(c.slot);
     }
 
     private void detach(final QpContext c)
     {
         c.detached = true;
-        timers.cancel(c.slot, TransportTimers.RETRANSMIT);
-        timers.cancel(c.slot, TransportTimers.RNR);
-        timers.cancel(c.slot, TransportTimers.PACE);
+        timers.cancelAll(c.slot);
         if (slots[c.slot] == c)
         {
             slots[c.slot] = null;

@@ -107,6 +107,19 @@ public final class TransportTimers
     }
 
     /**
+     * Disarms every timer of a slot (its QP was reset or detached), whatever kinds there are.
+     *
+     * @param slot QP slot
+     */
+    public void cancelAll(final int slot)
+    {
+        for (int kind = 0; kind < KINDS; kind++)
+        {
+            cancel(slot, kind);
+        }
+    }
+
+    /**
      * @param slot QP slot
      * @param kind timer kind
      * @return whether the timer is armed

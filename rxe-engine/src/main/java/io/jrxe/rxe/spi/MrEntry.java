@@ -410,15 +410,21 @@ public final class MrEntry
     void copyOut(
         final long va, final MutableDirectBuffer dst, final int dstOffset, final int length, final UnsafeBuffer scratch)
     {
-        long at = va;
-        int done = 0;
-        while (done < length)
+        if (null == segAddr)
         {
-            final int chunk = (int)Math.min(length - done, contiguousFrom(at));
-            scratch.wrap(nativeAddress(at), chunk);
+            scratch.wrap(address + (va - iova), length);
+            dst.putBytes(dstOffset, scratch, 0, length);
+            return;
+        }
+        long k = va - iova;
+        int done = 0;
+        for (int i = segment(k); done < length; i++) // one search, then segment after segment
+        {
+            final int chunk = (int)Math.min(length - done, segStart[i + 1] - k);
+            scratch.wrap(segAddr[i] + (k - segStart[i]), chunk);
             dst.putBytes(dstOffset + done, scratch, 0, chunk);
             done += chunk;
-            at += chunk;
+            k += chunk;
         }
     }
 
@@ -434,15 +440,21 @@ public final class MrEntry
     void copyIn(
         final long va, final DirectBuffer src, final int srcOffset, final int length, final UnsafeBuffer scratch)
     {
-        long at = va;
-        int done = 0;
-        while (done < length)
+        if (null == segAddr)
         {
-            final int chunk = (int)Math.min(length - done, contiguousFrom(at));
-            scratch.wrap(nativeAddress(at), chunk);
+            scratch.wrap(address + (va - iova), length);
+            scratch.putBytes(0, src, srcOffset, length);
+            return;
+        }
+        long k = va - iova;
+        int done = 0;
+        for (int i = segment(k); done < length; i++) // one search, then segment after segment
+        {
+            final int chunk = (int)Math.min(length - done, segStart[i + 1] - k);
+            scratch.wrap(segAddr[i] + (k - segStart[i]), chunk);
             scratch.putBytes(0, src, srcOffset + done, chunk);
             done += chunk;
-            at += chunk;
+            k += chunk;
         }
     }
 
