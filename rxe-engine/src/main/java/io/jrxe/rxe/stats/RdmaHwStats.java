@@ -50,7 +50,6 @@ public final class RdmaHwStats
     private long lifespanMs;
     private long lifespanNs;
     private long timestamp;
-    private boolean filled;
     private long updates;
 
     private RdmaHwStats(
@@ -226,7 +225,7 @@ public final class RdmaHwStats
     public boolean update()
     {
         final long now = clock.nanoTime();
-        if (filled && now - timestamp <= lifespanNs)
+        if (0 != updates && now - timestamp <= lifespanNs)
         {
             return false;
         }
@@ -235,7 +234,6 @@ public final class RdmaHwStats
             return false;
         }
         timestamp = now;
-        filled = true;
         updates++;
         return true;
     }
@@ -293,10 +291,7 @@ public final class RdmaHwStats
         @Override
         public int getHwStats(final long[] value, final int numCounters)
         {
-            for (int i = 0; i < numCounters; i++)
-            {
-                value[i] = reader.deviceValue(i);
-            }
+            reader.deviceValues(value); // numCounters is the reader's counterCount() (forPort)
             return numCounters;
         }
     }

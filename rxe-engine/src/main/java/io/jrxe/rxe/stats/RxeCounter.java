@@ -127,7 +127,6 @@ public enum RxeCounter
     TX_WAIT_NEIGHBOR(51, "tx_wait_neighbor", "transmit deferred: next hop's MAC being resolved");
 
     private static final RxeCounter[] BY_ID;
-    private static final String[] NAMES;
 
     static
     {
@@ -140,11 +139,6 @@ public enum RxeCounter
                 throw new IllegalStateException("counter ids must be unique and dense: " + counter);
             }
             BY_ID[counter.id] = counter;
-        }
-        NAMES = new String[values.length];
-        for (final RxeCounter counter : values)
-        {
-            NAMES[counter.id] = counter.label;
         }
     }
 
@@ -206,7 +200,12 @@ public enum RxeCounter
      */
     public static String[] names()
     {
-        return NAMES.clone();
+        final String[] names = new String[BY_ID.length];
+        for (int id = 0; id < names.length; id++)
+        {
+            names[id] = BY_ID[id].label;
+        }
+        return names;
     }
 
     /**

@@ -150,7 +150,9 @@ public final class RxeStat
             final long[][] previous = new long[readers.size()][];
             for (int r = 0; r < readers.size(); r++)
             {
-                ports[r] = RdmaHwStats.forPort(readers.get(r), 1, nanoClock);
+                // lifespan 0: the watch interval paces the reads, and a tick shorter than the default 10 ms lifespan
+                // must not print the previous snapshot again
+                ports[r] = RdmaHwStats.forPort(readers.get(r), 1, nanoClock).lifespan(0);
                 previous[r] = ports[r].values(new long[ports[r].numCounters()]);
             }
             long last = clock.time();
