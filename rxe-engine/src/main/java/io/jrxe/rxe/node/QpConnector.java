@@ -228,7 +228,7 @@ public final class QpConnector
         final int sqPsn)
     {
         final QpType type = qp.type();
-        if (QpType.RC != type && QpType.UC != type)
+        if (type.isDatagram())
         {
             throw new VerbsException(Errno.EINVAL, "QpConnector connects RC and UC QPs; a " + type +
                 " QP has no peer to connect to: bring it up with a Q_Key instead");

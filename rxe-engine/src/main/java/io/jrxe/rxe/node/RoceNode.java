@@ -254,32 +254,20 @@ public final class RoceNode implements AutoCloseable
             }
             createdEngine = new RxeEngine(engineCtx, port);
             createdInfo = null != counters ? new DeviceInfoFile(counters.path().getParent(), deviceName, device) : null;
+            this.engine = createdEngine;
+            this.deviceInfo = createdInfo;
+            packetIo.sink(engine);
+            this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.BACKOFF.create();
+            this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
+            linkChanged(linkWatch.isUp(), false);
+            // JMX readers run on their own thread with the wall clock: the node's clock may be a test's manual one
+            this.mbeans = ctx.jmx ? new RxeMBeans(ManagementFactory.getPlatformMBeanServer(),
+                new CountersFileReader(counters.buffer()), SystemNanoClock.INSTANCE).start(JMX_REFRESH_MS) : null;
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(createdInfo, createdEngine, counters); // nothing of the node stays behind
-            throw ex;
-        }
-        this.engine = createdEngine;
-        this.deviceInfo = createdInfo;
-        packetIo.sink(engine);
-        this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.BACKOFF.create();
-        this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
-        linkChanged(linkWatch.isUp(), false);
-        // JMX readers run on their own thread with the wall clock: the node's clock may be a test's manual one
-        this.mbeans = ctx.jmx ? mbeans(counters, SystemNanoClock.INSTANCE) : null;
-    }
-
-    private RxeMBeans mbeans(final CountersFile counters, final NanoClock clock)
-    {
-        try
-        {
-            return new RxeMBeans(ManagementFactory.getPlatformMBeanServer(), new CountersFileReader(counters.buffer()),
-                clock).start(JMX_REFRESH_MS);
-        }
-        catch (final RuntimeException ex)
-        {
-            CloseHelper.quietCloseAll(deviceInfo, engine, counters); // e.g. a device of this name in this JVM
+            // nothing of the node stays behind (e.g. MBeans of a device of this name in this JVM already)
+            CloseHelper.quietCloseAll(createdInfo, createdEngine, counters);
             throw ex;
         }
     }
