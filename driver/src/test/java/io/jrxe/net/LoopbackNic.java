@@ -18,19 +18,6 @@ import java.util.List;
  */
 final class LoopbackNic implements NicDevice
 {
-    static final DmaMapper NO_OP_MAPPER = new DmaMapper()
-    {
-        @Override
-        public void map(final long vaddr, final long iova, final long length)
-        {
-        }
-
-        @Override
-        public void unmap(final long iova, final long length)
-        {
-        }
-    };
-
     private final String name;
     private final long mac;
     private final int mtu;
@@ -48,7 +35,7 @@ final class LoopbackNic implements NicDevice
         this.name = name;
         this.mac = mac;
         this.mtu = mtu;
-        this.region = new DirectDmaRegion((long)bufferSize * bufferCount, NO_OP_MAPPER);
+        this.region = new DirectDmaRegion((long)bufferSize * bufferCount, DmaMapper.NONE);
         this.pool = new PacketPool(region, bufferSize, bufferCount);
     }
 

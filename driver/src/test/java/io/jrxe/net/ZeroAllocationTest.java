@@ -4,6 +4,7 @@ import io.jrxe.driver.NicDevice;
 import io.jrxe.driver.NicStats;
 import io.jrxe.driver.mem.DirectDmaRegion;
 import io.jrxe.driver.mem.PacketPool;
+import io.jrxe.driver.pci.DmaMapper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class ZeroAllocationTest
     /** Replays template frames into pool buffers and frees whatever is sent; allocates nothing after setup. */
     private static final class ReplayNic implements NicDevice
     {
-        private final DirectDmaRegion region = new DirectDmaRegion(2048L * 256, LoopbackNic.NO_OP_MAPPER);
+        private final DirectDmaRegion region = new DirectDmaRegion(2048L * 256, DmaMapper.NONE);
         private final PacketPool pool = new PacketPool(region, 2048, 256);
         private final NicStats stats = new NicStats();
         private final UnsafeBuffer templates = new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 2048));

@@ -1,5 +1,7 @@
 package io.jrxe.driver.pci;
 
+import io.jrxe.driver.mem.DmaMemory;
+
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,9 +30,6 @@ import java.util.TreeMap;
  */
 public final class RefCountedDmaMapper implements DmaMapper
 {
-    /** Page size of the runs: the IOMMU's smallest page. */
-    public static final long PAGE_SIZE = 4096;
-
     private static final class Run
     {
         final long start;
@@ -255,11 +254,11 @@ public final class RefCountedDmaMapper implements DmaMapper
 
     private static long pageStart(final long address)
     {
-        return address & -PAGE_SIZE;
+        return address & -DmaMemory.PAGE_SIZE; // runs are of whole IOMMU pages
     }
 
     private static long pageEnd(final long address, final long length)
     {
-        return (address + length + PAGE_SIZE - 1) & -PAGE_SIZE;
+        return (address + length + DmaMemory.PAGE_SIZE - 1) & -DmaMemory.PAGE_SIZE;
     }
 }

@@ -109,7 +109,7 @@ public final class DeviceDma
     public synchronized long mapPage(
         final long pageAddress, final long offset, final long size, final DmaDirection direction)
     {
-        if (0 != (pageAddress & (RefCountedDmaMapper.PAGE_SIZE - 1)) || offset < 0)
+        if (0 != (pageAddress & (DmaMemory.PAGE_SIZE - 1)) || offset < 0)
         {
             return fail("mapPage: page address 0x" + Long.toHexString(pageAddress) + " must be 4 KiB aligned " +
                 "and offset " + offset + " not negative");
@@ -461,7 +461,7 @@ public final class DeviceDma
         {
             return "direction " + direction + " is not BIDIRECTIONAL, TO_DEVICE or FROM_DEVICE";
         }
-        if (cpuAddress <= 0 || size < 1 || Long.MAX_VALUE - RefCountedDmaMapper.PAGE_SIZE - cpuAddress < size)
+        if (cpuAddress <= 0 || size < 1 || Long.MAX_VALUE - DmaMemory.PAGE_SIZE - cpuAddress < size)
         {
             return "range 0x" + Long.toHexString(cpuAddress) + "+" + size + " needs a positive address, a size of " +
                 "at least 1 and no wrap-around";

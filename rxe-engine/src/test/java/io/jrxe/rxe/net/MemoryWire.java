@@ -90,7 +90,7 @@ public final class MemoryWire
         {
             this.name = name;
             this.ipv4 = ipv4;
-            final DirectDmaRegion region = new DirectDmaRegion(2048L * poolCount, new NoopMapper());
+            final DirectDmaRegion region = new DirectDmaRegion(2048L * poolCount, DmaMapper.NONE);
             this.pool = new PacketPool(region, 2048, poolCount);
         }
 
@@ -361,18 +361,5 @@ public final class MemoryWire
             sum = (sum & 0xFFFF) + (sum >>> 16);
         }
         return ~sum & 0xFFFF;
-    }
-
-    static final class NoopMapper implements DmaMapper
-    {
-        @Override
-        public void map(final long vaddr, final long iova, final long length)
-        {
-        }
-
-        @Override
-        public void unmap(final long iova, final long length)
-        {
-        }
     }
 }
