@@ -222,7 +222,6 @@ final class PerfCommand implements Callable<Integer>
         boolean inline;
         PerfThreads.Layout layout;
         PerfThreads.Idle appIdle;
-        boolean events;
     }
 
     /**
@@ -285,7 +284,6 @@ final class PerfCommand implements Callable<Integer>
         s.inline = (Op.send == op || Op.write == op) && s.size <= maxInline;
         s.layout = singleThread ? PerfThreads.Layout.single : layout;
         validateEvents(s.layout);
-        s.events = events;
         s.qps.events = events;
         // bandwidth: the window keeps the engines busy while the application sleeps; latency: it is on the path
         s.appIdle = null != appIdle ? appIdle : latency ? idle : PerfThreads.Idle.backoff;
@@ -348,7 +346,7 @@ final class PerfCommand implements Callable<Integer>
         System.out.printf(" Max inline data : %d[B]\tidle strategy  : %s (application: %s)%n", s.qps.maxInline,
             idle, s.appIdle);
         System.out.printf(" Threads         : %s%n", threads.describe());
-        if (s.events)
+        if (s.qps.events)
         {
             System.out.printf(" Completions     : events (one completion channel per node)%n");
         }
@@ -392,8 +390,7 @@ final class PerfCommand implements Callable<Integer>
         final List<ThreadMeter> meters,
         final long deadline)
     {
-        final PerfLatency lat = new PerfLatency(qps, buffers, threads, op.wrOpcode, cqMod, s.inline,
-            s.events);
+        final PerfLatency lat = new PerfLatency(qps, buffers, threads, op.wrOpcode, cqMod, s.inline);
         final Histogram histogram = new Histogram(1_000_000_000L, 3);
         if (warmup > 0)
         {
@@ -423,7 +420,7 @@ final class PerfCommand implements Callable<Integer>
             System.out.printf(Locale.ROOT, " round-trip latency [usec]: p50 %.2f  p99 %.2f%n",
                 histogram.getValueAtPercentile(50) / 1000.0, histogram.getValueAtPercentile(99) / 1000.0);
         }
-        if (s.events)
+        if (s.qps.events)
         {
             System.out.printf(Locale.ROOT, " completion events: %d taken (%.2f per round trip), %d re-polls after " +
                 "arming%n", lat.eventsTaken(), (double)lat.eventsTaken() / (s.iters + warmup), lat.missedEvents());

@@ -58,8 +58,7 @@ final class PerfLatency
         final PerfThreads threads,
         final int op,
         final int cqMod,
-        final boolean inline,
-        final boolean events)
+        final boolean inline)
     {
         this.qpA = qps.qpA[0];
         this.qpB = qps.qpB[0];
@@ -70,8 +69,8 @@ final class PerfLatency
         this.op = op;
         this.cqMod = cqMod;
         this.lastByte = buffers.size - 1;
-        this.channelA = events ? qps.channelA : null;
-        this.channelB = events ? qps.channelB : null;
+        this.channelA = qps.channelA; // null unless the run sleeps on events
+        this.channelB = qps.channelB;
         for (int i = 0; i < wcs.length; i++)
         {
             wcs[i] = new WorkCompletion();
