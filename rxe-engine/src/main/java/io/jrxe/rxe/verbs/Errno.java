@@ -40,6 +40,25 @@ public final class Errno
     /** Timed out. */
     public static final int ETIMEDOUT = 110;
 
+    /** No such device (the CM id has no device yet, or it went away). */
+    public static final int ENODEV = 19;
+    /** Not connected (a data call on a CM id before it is connected). */
+    public static final int ENOTCONN = 107;
+    /** Address (port) already in use. */
+    public static final int EADDRINUSE = 98;
+    /** Address not available on this node. */
+    public static final int EADDRNOTAVAIL = 99;
+    /** No buffer space (a MAD could not be queued). */
+    public static final int ENOBUFS = 105;
+    /** Already connected. */
+    public static final int EISCONN = 106;
+    /** Connection refused (REJ). */
+    public static final int ECONNREFUSED = 111;
+    /** No route to host (address resolution failed). */
+    public static final int EHOSTUNREACH = 113;
+    /** Connection reset. */
+    public static final int ECONNRESET = 104;
+
     private Errno()
     {
     }
@@ -70,6 +89,15 @@ public final class Errno
             case EPROTOTYPE: return "EPROTOTYPE";
             case EOPNOTSUPP: return "EOPNOTSUPP";
             case ETIMEDOUT: return "ETIMEDOUT";
+            case ENODEV: return "ENODEV";
+            case ENOTCONN: return "ENOTCONN";
+            case EADDRINUSE: return "EADDRINUSE";
+            case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+            case ENOBUFS: return "ENOBUFS";
+            case EISCONN: return "EISCONN";
+            case ECONNREFUSED: return "ECONNREFUSED";
+            case EHOSTUNREACH: return "EHOSTUNREACH";
+            case ECONNRESET: return "ECONNRESET";
             default: return "errno(" + errno + ")";
         }
     }

@@ -1,0 +1,191 @@
+package io.jrxe.ulp.cm;
+
+import io.jrxe.ulp.cm.mad.CmAttributes;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The CM's counters, shaped like the kernel's {@code infiniband_cm} sysfs groups
+ * ({@code /sys/class/infiniband/DEV/ports/1/cm_tx_msgs/req} ...): four groups of eleven message types, plus the
+ * reasons jrxe drops a MAD (one counted reason per drop, as the engine's receiver counts packets). Written by the
+ * CM thread, read by anyone ({@code jrxe stat}, tests).
+ * <pre>
+ *   group \ type      req mra rej rep rtu dreq drep sidr_req sidr_rep lap apr
+ *   cm_tx_msgs         .   .   .   .   .   .    .     .        .     .   .
+ *   cm_tx_retries      .                       (retransmissions after a timeout)
+ *   cm_rx_msgs         .
+ *   cm_rx_duplicates   .                       (a retransmission of a message already handled)
+ * </pre>
+ */
+public final class CmCounters
+{
+    /** Counter groups, in the kernel's names and order. */
+    public enum Group
+    {
+        /** MADs sent, retransmissions included. */
+        CM_TX_MSGS("cm_tx_msgs"),
+        /** Retransmissions. */
+        CM_TX_RETRIES("cm_tx_retries"),
+        /** MADs received and accepted for processing. */
+        CM_RX_MSGS("cm_rx_msgs"),
+        /** Duplicates received. */
+        CM_RX_DUPLICATES("cm_rx_duplicates");
+
+        private final String sysfsName;
+
+        Group(final String sysfsName)
+        {
+            this.sysfsName = sysfsName;
+        }
+
+        /**
+         * @return the sysfs directory name
+         */
+        public String sysfsName()
+        {
+            return sysfsName;
+        }
+    }
+
+    /** Why a received MAD was dropped; stable order (IDs are the ordinals). */
+    public enum Drop
+    {
+        /** Shorter than a MAD. */
+        SHORT("cm_rx_drop_short"),
+        /** Base version not 1, or class version not 2 (a Send cannot be answered; a Get is, with a status). */
+        BAD_VERSION("cm_rx_drop_bad_version"),
+        /** A method or attribute the CM class does not have. */
+        UNKNOWN_ATTRIBUTE("cm_rx_drop_unknown_attribute"),
+        /** Names a comm ID (or SIDR request) that does not exist. */
+        UNKNOWN_COMM_ID("cm_rx_drop_unknown_comm_id"),
+        /** Does not fit the connection's state. */
+        BAD_STATE("cm_rx_drop_bad_state"),
+        /** A DREQ naming a QPN that is not the connection's. */
+        BAD_QPN("cm_rx_drop_bad_qpn"),
+        /** A REQ or SIDR_REQ whose fields cannot be used (answered with REJ / SIDR_REP where one is due). */
+        INVALID("cm_rx_drop_invalid");
+
+        private final String counterName;
+
+        Drop(final String counterName)
+        {
+            this.counterName = counterName;
+        }
+
+        /**
+         * @return the counter's name
+         */
+        public String counterName()
+        {
+            return counterName;
+        }
+    }
+
+    /** Message types in the kernel's order (sysfs file names). */
+    private static final String[] TYPE_NAMES =
+        {"req", "mra", "rej", "rep", "rtu", "dreq", "drep", "sidr_req", "sidr_rep", "lap", "apr"};
+    /** Number of message types per group. */
+    public static final int TYPES = TYPE_NAMES.length;
+
+    private final AtomicLongArray counts = new AtomicLongArray(Group.values().length * TYPES);
+    private final AtomicLongArray drops = new AtomicLongArray(Drop.values().length);
+
+    /**
+     * @param attributeId a CM attribute ID
+     * @return its type index (0..10), or -1 for ClassPortInfo and unknown IDs
+     */
+    public static int typeIndex(final int attributeId)
+    {
+        return attributeId >= CmAttributes.REQ && attributeId <= CmAttributes.APR ?
+            attributeId - CmAttributes.REQ : -1;
+    }
+
+    /**
+     * @param index a type index
+     * @return its sysfs file name
+     */
+    public static String typeName(final int index)
+    {
+        return TYPE_NAMES[index];
+    }
+
+    void increment(final Group group, final int attributeId)
+    {
+        final int type = typeIndex(attributeId);
+        if (type >= 0)
+        {
+            counts.incrementAndGet(group.ordinal() * TYPES + type);
+        }
+    }
+
+    void drop(final Drop reason)
+    {
+        drops.incrementAndGet(reason.ordinal());
+    }
+
+    /**
+     * @param group the group
+     * @param attributeId the message's attribute ID
+     * @return the count
+     */
+    public long get(final Group group, final int attributeId)
+    {
+        final int type = typeIndex(attributeId);
+        return type < 0 ? 0 : counts.get(group.ordinal() * TYPES + type);
+    }
+
+    /**
+     * @param group the group
+     * @return the sum over every message type
+     */
+    public long total(final Group group)
+    {
+        long sum = 0;
+        for (int i = 0; i < TYPES; i++)
+        {
+            sum += counts.get(group.ordinal() * TYPES + i);
+        }
+        return sum;
+    }
+
+    /**
+     * @param reason the reason
+     * @return MADs dropped for it
+     */
+    public long get(final Drop reason)
+    {
+        return drops.get(reason.ordinal());
+    }
+
+    /**
+     * Appends {@code group/type value} lines ({@code cm_tx_msgs/req 3}), then the drops.
+     *
+     * @param sb destination
+     * @param nonZeroOnly skip zero counters
+     * @return sb
+     */
+    public StringBuilder appendTo(final StringBuilder sb, final boolean nonZeroOnly)
+    {
+        for (final Group group : Group.values())
+        {
+            for (int i = 0; i < TYPES; i++)
+            {
+                final long value = counts.get(group.ordinal() * TYPES + i);
+                if (!nonZeroOnly || 0 != value)
+                {
+                    sb.append(group.sysfsName()).append('/').append(TYPE_NAMES[i]).append(' ').append(value)
+                        .append('\n');
+                }
+            }
+        }
+        for (final Drop reason : Drop.values())
+        {
+            final long value = drops.get(reason.ordinal());
+            if (!nonZeroOnly || 0 != value)
+            {
+                sb.append(reason.counterName()).append(' ').append(value).append('\n');
+            }
+        }
+        return sb;
+    }
+}

@@ -1,0 +1,279 @@
+package io.jrxe.ulp.rdmacm;
+
+import io.jrxe.net.NetStack;
+import io.jrxe.rxe.node.RoceNode;
+import io.jrxe.rxe.verbs.Errno;
+import io.jrxe.rxe.verbs.QpType;
+import io.jrxe.rxe.verbs.RxeDevice;
+import io.jrxe.ulp.cm.CmCounters;
+import io.jrxe.ulp.cm.CmService;
+import org.agrona.concurrent.NanoClock;
+
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The RDMA connection manager of one jrxe node: what librdmacm and the kernel's rdma_cm (cma.c) are together
+ * for a C program. It runs the IB CM ({@link CmService}) on QP1 of the node's device, keeps the port spaces
+ * (which id is bound to which port), resolves addresses through the node's own ARP, and hands out
+ * {@link EventChannel}s and {@link CmId}s.
+ * <pre>
+ *   try (RdmaCm cm = RdmaCm.open(node);                 // starts the CM thread
+ *        EventChannel ch = cm.createEventChannel())
+ *   {
+ *       CmId id = cm.createId(ch, null, PortSpace.TCP);
+ *       id.resolveAddr(null, new InetSocketAddress("10.9.0.1", 7174), 2000);   // -> ADDR_RESOLVED
+ *       ...
+ *   }
+ * </pre>
+ * The node's addressing is RoCEv2: its IPv4 address, GID index {@link RoceNode#GID_INDEX_IPV4} (the
+ * IPv4-mapped GID). One RdmaCm per node: it owns QP1.
+ */
+public final class RdmaCm implements AutoCloseable
+{
+    /** Settings. */
+    public static final class Context
+    {
+        private NanoClock clock = System::nanoTime;
+        private boolean callerDrives;
+        private final CmService.Context cm = new CmService.Context();
+        private int ephemeralLow = 32768;
+        private int ephemeralHigh = 60999;
+
+        /**
+         * @param clock the clock of the CM's timers (a test's manual clock; default the system clock)
+         * @return this
+         */
+        public Context clock(final NanoClock clock)
+        {
+            this.clock = clock;
+            cm.clock(clock);
+            return this;
+        }
+
+        /**
+         * @param callerDrives true: no CM thread, the caller runs {@link RdmaCm#doWork()}
+         * @return this
+         */
+        public Context callerDrives(final boolean callerDrives)
+        {
+            this.callerDrives = callerDrives;
+            return this;
+        }
+
+        /** @return the IB CM's settings (timeouts, retries) */
+        public CmService.Context cm()
+        {
+            return cm;
+        }
+    }
+
+    private final RoceNode node;
+    private final Context ctx;
+    private final CmService cm;
+    private final Map<Long, CmId> bound = new HashMap<>();
+    private final Set<CmId> ids = new LinkedHashSet<>();
+    private boolean closed;
+
+    private RdmaCm(final RoceNode node, final Context ctx)
+    {
+        this.node = node;
+        this.ctx = ctx;
+        this.cm = new CmService(node.device(), ctx.cm.name("jrxe-cm-" + node.name()).clock(ctx.clock));
+        if (!ctx.callerDrives)
+        {
+            cm.start();
+        }
+    }
+
+    /**
+     * @param node the node (its engine must be running, or driven by the caller)
+     * @return the connection manager, its thread started
+     */
+    public static RdmaCm open(final RoceNode node)
+    {
+        return new RdmaCm(node, new Context());
+    }
+
+    /**
+     * @param node the node
+     * @param ctx settings
+     * @return the connection manager
+     */
+    public static RdmaCm open(final RoceNode node, final Context ctx)
+    {
+        return new RdmaCm(node, ctx);
+    }
+
+    /** @return a new event channel ({@code rdma_create_event_channel}) */
+    public EventChannel createEventChannel()
+    {
+        return new EventChannel();
+    }
+
+    /**
+     * {@code rdma_create_id} with the port space's usual QP type (TCP: RC, UDP: UD, IB: RC).
+     *
+     * @param channel where its events go; null for a synchronous id (calls block until their event)
+     * @param context the caller's object
+     * @param ps the port space
+     * @return the id
+     */
+    public CmId createId(final EventChannel channel, final Object context, final PortSpace ps)
+    {
+        return createId(channel, context, ps, PortSpace.UDP == ps ? QpType.UD : QpType.RC);
+    }
+
+    /**
+     * {@code rdma_create_id}.
+     *
+     * @param channel where its events go; null for a synchronous id
+     * @param context the caller's object
+     * @param ps the port space
+     * @param qpType RC, UC or UD (UDP takes UD only, TCP RC or UC)
+     * @return the id
+     */
+    public synchronized CmId createId(
+        final EventChannel channel, final Object context, final PortSpace ps, final QpType qpType)
+    {
+        if (closed)
+        {
+            throw new RdmaCmException(Errno.ENODEV, "this RdmaCm is closed");
+        }
+        if ((PortSpace.UDP == ps) != (QpType.UD == qpType) && PortSpace.IB != ps || QpType.GSI == qpType)
+        {
+            throw new RdmaCmException(Errno.EINVAL, "port space " + ps + " does not take " + qpType +
+                " QPs (TCP: RC or UC, UDP: UD, IB: any)");
+        }
+        final CmId id = new CmId(this, channel, context, ps, qpType);
+        ids.add(id);
+        return id;
+    }
+
+    /** @return the node */
+    public RoceNode node()
+    {
+        return node;
+    }
+
+    /** @return the verbs device */
+    public RxeDevice device()
+    {
+        return node.device();
+    }
+
+    /** @return the IB CM's counters */
+    public CmCounters counters()
+    {
+        return cm.counters();
+    }
+
+    /** @return the IB CM */
+    CmService cm()
+    {
+        return cm;
+    }
+
+    /**
+     * One duty cycle of the CM, for a caller that drives it ({@link Context#callerDrives}).
+     *
+     * @return work done
+     */
+    public int doWork()
+    {
+        return cm.doWork();
+    }
+
+    /** @return true when no CM thread runs (the caller drives {@link #doWork()}) */
+    boolean callerDrives()
+    {
+        return ctx.callerDrives;
+    }
+
+    /** @return the node's IPv4 address */
+    int ipv4Address()
+    {
+        return node.stack().ipv4Address();
+    }
+
+    NetStack stack()
+    {
+        return node.stack();
+    }
+
+    /**
+     * Bind an id to a port ({@code cma_get_port}): 0 picks a free ephemeral port.
+     *
+     * @return the port
+     */
+    synchronized int bind(final CmId id, final PortSpace ps, final int port, final boolean reuse)
+    {
+        if (0 != port)
+        {
+            final long key = ps.serviceId(port);
+            final CmId holder = bound.get(key);
+            if (null != holder && holder != id && !(reuse && holder.reuseAddr() && !holder.isListening()))
+            {
+                throw new RdmaCmException(Errno.EADDRINUSE, ps + " port " + port + " is bound to another id");
+            }
+            bound.put(key, id);
+            return port;
+        }
+        final int span = ctx.ephemeralHigh - ctx.ephemeralLow + 1;
+        int candidate = ctx.ephemeralLow + ThreadLocalRandom.current().nextInt(span);
+        for (int i = 0; i < span; i++)
+        {
+            final long key = ps.serviceId(candidate);
+            if (!bound.containsKey(key))
+            {
+                bound.put(key, id);
+                return candidate;
+            }
+            candidate = candidate == ctx.ephemeralHigh ? ctx.ephemeralLow : candidate + 1;
+        }
+        throw new RdmaCmException(Errno.EADDRINUSE, "no free ephemeral port in " + ps);
+    }
+
+    synchronized void unbind(final CmId id, final PortSpace ps, final int port)
+    {
+        bound.remove(ps.serviceId(port), id);
+    }
+
+    synchronized void forget(final CmId id)
+    {
+        ids.remove(id);
+    }
+
+    /** @return ids not yet destroyed */
+    public synchronized int idCount()
+    {
+        return ids.size();
+    }
+
+    /**
+     * Every id gets DEVICE_REMOVAL, then the CM stops and QP1 is closed. Close the ids' QPs (destroy the ids)
+     * before closing the node.
+     */
+    @Override
+    public void close()
+    {
+        final CmId[] live;
+        synchronized (this)
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+            live = ids.toArray(new CmId[0]);
+        }
+        for (final CmId id : live)
+        {
+            id.deviceRemoved();
+        }
+        cm.close();
+    }
+}
