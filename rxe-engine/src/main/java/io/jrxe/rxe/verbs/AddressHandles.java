@@ -93,4 +93,10 @@ final class AddressHandles
             throw new VerbsException(Errno.EINVAL, "AH is null, destroyed or from another device");
         }
     }
+
+    /** @return AHs that exist */
+    int count()
+    {
+        return handles.count();
+    }
 }

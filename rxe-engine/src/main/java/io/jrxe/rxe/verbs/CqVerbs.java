@@ -224,4 +224,10 @@ final class CqVerbs
         }
         return fired;
     }
+
+    /** @return CQs that exist */
+    int count()
+    {
+        return handles.count();
+    }
 }

@@ -464,4 +464,10 @@ final class MemoryVerbs
         final long end = start + length;
         return 0 != end && Long.compareUnsigned(end, start) < 0;
     }
+
+    /** @return MRs that exist */
+    int mrCount()
+    {
+        return mrIndices.count();
+    }
 }

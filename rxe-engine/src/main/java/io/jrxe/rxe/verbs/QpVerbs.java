@@ -134,4 +134,10 @@ final class QpVerbs
             throw new VerbsException(Errno.EINVAL, "QP is null, destroyed or from another device");
         }
     }
+
+    /** @return QPs that exist (the GSI QP included) */
+    int count()
+    {
+        return qpns.count();
+    }
 }

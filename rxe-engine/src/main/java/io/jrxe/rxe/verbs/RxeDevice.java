@@ -392,6 +392,18 @@ public final class RxeDevice implements PortCapabilities
     }
 
     /**
+     * Objects that exist now, for leak checks (a ULP that connects and disconnects a thousand times must come back
+     * to where it started).
+     *
+     * @return "pd=N qp=N cq=N mr=N ah=N"
+     */
+    public synchronized String liveObjects()
+    {
+        return "pd=" + pds.size() + " qp=" + qpVerbs.count() + " cq=" + cqVerbs.count() + " mr=" +
+            memory.mrCount() + " ah=" + ahs.count();
+    }
+
+    /**
      * {@code ib_alloc_pd}.
      *
      * @return a new PD.

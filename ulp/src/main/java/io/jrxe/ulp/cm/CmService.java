@@ -1294,7 +1294,7 @@ public final class CmService implements AutoCloseable
         final long tid = header.transactionId();
         header.initCm(MadHeader.METHOD_GET_RESP, CmAttributes.CLASS_PORT_INFO, tid);
         // IBA 16.7.1 / 13.4.8.1: CM class version 2, no capability bits (no APM on RoCE), our response time
-        classPortInfo.wrap(out, MadHeader.DATA_OFFSET);
+        classPortInfo.wrap(out, 0);
         classPortInfo.baseVersion(MadHeader.BASE_VERSION).classVersion(MadHeader.CM_CLASS_VERSION)
             .capabilityMask(0).respTimeValue(ctx.cmResponseTimeout);
         port.reply(scratch, buffer, slot, wc);

@@ -1,7 +1,8 @@
 package io.jrxe.ulp.cm.mad;
 
 /**
- * AttributeIDs of the Communication Management class (IBA Table 105, ClassPortInfo IBA 13.4.8.1).
+ * AttributeIDs of the Communication Management class: the CM messages (IBA Tables 106-120, Linux
+ * {@code CM_*_ATTR_ID} in {@code include/rdma/ib_cm.h}) and ClassPortInfo (IBA 13.4.8.1).
  */
 public final class CmAttributes
 {

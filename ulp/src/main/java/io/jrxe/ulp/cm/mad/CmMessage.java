@@ -72,7 +72,7 @@ public abstract class CmMessage
         return header;
     }
 
-    /** @return LocalCommID (IBA 12.6.x, data offset 0), or 0 for a message without it */
+    /** @return LocalCommID (data offset 0), or 0 for a message without it */
     public int localCommId()
     {
         return field32(LOCAL_COMM_ID, 32);

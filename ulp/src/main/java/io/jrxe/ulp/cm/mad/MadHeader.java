@@ -6,7 +6,7 @@ import org.agrona.MutableDirectBuffer;
 
 /**
  * MAD common header, the first 24 bytes of every 256-byte management datagram (IBA 13.4.2), here for the
- * Communication Management class (IBA 12.6). All fields big-endian.
+ * Communication Management class. All fields big-endian.
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
@@ -41,18 +41,18 @@ public final class MadHeader
 
     /** BaseVersion of every MAD (IBA 13.4.2). */
     public static final int BASE_VERSION = 1;
-    /** MgmtClass of Communication Management (IBA Table 102). */
+    /** MgmtClass of Communication Management. */
     public static final int MGMT_CLASS_CM = 0x07;
-    /** ClassVersion of the CM class (IBA 12.6). */
+    /** ClassVersion of the CM class, the version Linux speaks. */
     public static final int CM_CLASS_VERSION = 2;
 
-    /** Get() method (IBA Table 103). */
+    /** Get() method. */
     public static final int METHOD_GET = 0x01;
-    /** Set() method (IBA Table 103). */
+    /** Set() method. */
     public static final int METHOD_SET = 0x02;
-    /** Send() method, used by every CM message (IBA Table 103). */
+    /** Send() method, used by every CM message. */
     public static final int METHOD_SEND = 0x03;
-    /** GetResp() method (IBA Table 103). */
+    /** GetResp() method. */
     public static final int METHOD_GET_RESP = 0x81;
     /** The R bit of the Method byte: set on responses. */
     public static final int METHOD_RESPONSE_BIT = 0x80;

@@ -19,12 +19,13 @@
  * </ul>
  *
  * <h2>Use</h2>
+ * Allocate the flyweights once and re-wrap them per MAD:
  * <pre>{@code
- *   ReqMessage req = new ReqMessage().wrap(mad, 0);
+ *   req.wrap(mad, 0);
  *   if (req.header().attributeId() == ReqMessage.ATTRIBUTE_ID && cma.wrap(mad, req.privateDataIndex()).isValid())
  *   {
- *       rep.wrap(out, 0).init(req.header().transactionId())
- *           .localCommId(myId).remoteCommId(req.localCommId()).localQpn(qpn).startingPsn(psn);
+ *       rep.wrap(reply, 0).init(req.header().transactionId())
+ *           .localCommId(myCommId).remoteCommId(req.localCommId()).localQpn(myQpn).startingPsn(myPsn);
  *   }
  * }</pre>
  */
