@@ -99,6 +99,8 @@ public final class CmId
     private boolean requestOpen;
     private boolean disconnectReported;
     private ConnParam established;
+    /** The CONNECT_REQUEST's values, what accept(null) answers with (librdmacm keeps them per id for any id). */
+    private ConnParam requestParam;
     private QpInitAttr listenQpInit;
     private ProtectionDomain listenPd;
     private int unacked;
@@ -1153,6 +1155,7 @@ public final class CmId
         synchronized (this)
         {
             established = null;
+            requestParam = param;
             if (!listenId.sync)
             {
                 unacked++;
@@ -1346,7 +1349,7 @@ public final class CmId
     private ConnParam defaultAcceptParam()
     {
         // librdmacm rdma_accept(NULL): the request's values, capped by the device
-        final ConnParam req = null == established ? new ConnParam() : established;
+        final ConnParam req = null != requestParam ? requestParam : null == established ? new ConnParam() : established;
         return new ConnParam()
             .responderResources(Math.min(req.responderResources(), device.queryDevice().maxQpRdAtom()))
             .initiatorDepth(Math.min(req.initiatorDepth(), device.queryDevice().maxQpInitRdAtom()))
