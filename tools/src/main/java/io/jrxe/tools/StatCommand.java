@@ -1,10 +1,13 @@
 package io.jrxe.tools;
 
+import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.stats.RxeStat;
+import io.jrxe.ulp.cm.CmCountersFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,6 +71,27 @@ final class StatCommand implements Callable<Integer>
             args.add(dir.toString());
         }
         args.addAll(devices);
-        return RxeStat.run(args.toArray(new String[0]), System.out, System.err);
+        final int status = RxeStat.run(args.toArray(new String[0]), System.out, System.err);
+        if (!watch)
+        {
+            printCmCounters();
+        }
+        return status;
+    }
+
+    /** The IB CM's counters ({@code infiniband_cm}'s groups) of each device that has them, after its hw_stats. */
+    private void printCmCounters()
+    {
+        final List<Path> directories = dirs.isEmpty() ? RxeStat.defaultDirectories() : dirs;
+        for (final Path file : RxeStat.listCounterFiles(directories))
+        {
+            final String name = file.getFileName().toString();
+            final String device = name.substring(0, name.length() - CountersFile.SUFFIX.length());
+            final Path cm = CmCountersFile.pathFor(file);
+            if ((devices.isEmpty() || devices.contains(device)) && Files.exists(cm))
+            {
+                CmCountersFile.print(cm, device, all, System.out);
+            }
+        }
     }
 }

@@ -388,6 +388,14 @@ public final class CountersFile implements AutoCloseable
     }
 
     /**
+     * @return true if the file goes away on {@link #close()} (files beside it, such as the CM's, follow suit)
+     */
+    public boolean deletesOnClose()
+    {
+        return ctx.deleteOnClose();
+    }
+
+    /**
      * @return true once {@link #close()} was called; {@link #allocateQp} then refuses
      */
     public boolean isClosed()

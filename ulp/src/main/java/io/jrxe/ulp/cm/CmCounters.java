@@ -2,7 +2,9 @@ package io.jrxe.ulp.cm;
 
 import io.jrxe.ulp.cm.mad.CmAttributes;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import org.agrona.BitUtil;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The CM's counters, shaped like the kernel's {@code infiniband_cm} sysfs groups
@@ -87,8 +89,53 @@ public final class CmCounters
     /** Number of message types per group. */
     public static final int TYPES = TYPE_NAMES.length;
 
-    private final AtomicLongArray counts = new AtomicLongArray(Group.values().length * TYPES);
-    private final AtomicLongArray drops = new AtomicLongArray(Drop.values().length);
+    /** Counters in all: the groups' types, then the drop reasons; their order is the stable ID. */
+    public static final int COUNT = Group.values().length * TYPES + Drop.values().length;
+
+    private final AtomicBuffer values;
+
+    /** Counters in memory of their own. */
+    public CmCounters()
+    {
+        this(new UnsafeBuffer(new byte[COUNT * BitUtil.SIZE_OF_LONG]));
+    }
+
+    /**
+     * Counters over given memory (a mapped file, for {@code jrxe stat} in another process).
+     *
+     * @param values {@link #COUNT} longs, 8-byte aligned
+     */
+    public CmCounters(final AtomicBuffer values)
+    {
+        this.values = values;
+    }
+
+    /**
+     * @param id a counter's stable ID (0..COUNT-1)
+     * @return its name: {@code cm_tx_msgs/req} ... then the drop reasons
+     */
+    public static String name(final int id)
+    {
+        final int groups = Group.values().length * TYPES;
+        return id < groups ? Group.values()[id / TYPES].sysfsName() + '/' + TYPE_NAMES[id % TYPES] :
+            Drop.values()[id - groups].counterName();
+    }
+
+    /**
+     * @param id a counter's stable ID
+     * @return its value
+     */
+    public long value(final int id)
+    {
+        return values.getLongVolatile(id * BitUtil.SIZE_OF_LONG);
+    }
+
+    private void add(final int id)
+    {
+        // one writer, the CM thread: an ordered store is enough for readers in other threads and processes
+        final int offset = id * BitUtil.SIZE_OF_LONG;
+        values.putLongOrdered(offset, values.getLong(offset) + 1);
+    }
 
     /**
      * @param attributeId a CM attribute ID
@@ -114,13 +161,13 @@ public final class CmCounters
         final int type = typeIndex(attributeId);
         if (type >= 0)
         {
-            counts.incrementAndGet(group.ordinal() * TYPES + type);
+            add(group.ordinal() * TYPES + type);
         }
     }
 
     void drop(final Drop reason)
     {
-        drops.incrementAndGet(reason.ordinal());
+        add(Group.values().length * TYPES + reason.ordinal());
     }
 
     /**
@@ -131,7 +178,7 @@ public final class CmCounters
     public long get(final Group group, final int attributeId)
     {
         final int type = typeIndex(attributeId);
-        return type < 0 ? 0 : counts.get(group.ordinal() * TYPES + type);
+        return type < 0 ? 0 : value(group.ordinal() * TYPES + type);
     }
 
     /**
@@ -143,7 +190,7 @@ public final class CmCounters
         long sum = 0;
         for (int i = 0; i < TYPES; i++)
         {
-            sum += counts.get(group.ordinal() * TYPES + i);
+            sum += value(group.ordinal() * TYPES + i);
         }
         return sum;
     }
@@ -154,7 +201,7 @@ public final class CmCounters
      */
     public long get(final Drop reason)
     {
-        return drops.get(reason.ordinal());
+        return value(Group.values().length * TYPES + reason.ordinal());
     }
 
     /**
@@ -166,24 +213,12 @@ public final class CmCounters
      */
     public StringBuilder appendTo(final StringBuilder sb, final boolean nonZeroOnly)
     {
-        for (final Group group : Group.values())
+        for (int id = 0; id < COUNT; id++)
         {
-            for (int i = 0; i < TYPES; i++)
-            {
-                final long value = counts.get(group.ordinal() * TYPES + i);
-                if (!nonZeroOnly || 0 != value)
-                {
-                    sb.append(group.sysfsName()).append('/').append(TYPE_NAMES[i]).append(' ').append(value)
-                        .append('\n');
-                }
-            }
-        }
-        for (final Drop reason : Drop.values())
-        {
-            final long value = drops.get(reason.ordinal());
+            final long value = value(id);
             if (!nonZeroOnly || 0 != value)
             {
-                sb.append(reason.counterName()).append(' ').append(value).append('\n');
+                sb.append(name(id)).append(' ').append(value).append('\n');
             }
         }
         return sb;

@@ -60,6 +60,7 @@ public final class CmService implements AutoCloseable
         private int maxCmRetries = 15;
         private int mraServiceTimeout = 24;
         private String name = "jrxe-cm";
+        private CmCounters counters;
 
         /**
          * @param clock the clock every CM timer runs on
@@ -123,6 +124,16 @@ public final class CmService implements AutoCloseable
             return this;
         }
 
+        /**
+         * @param counters where to count (a {@link CmCountersFile}'s); default counters of the service's own
+         * @return this
+         */
+        public Context counters(final CmCounters counters)
+        {
+            this.counters = counters;
+            return this;
+        }
+
         /** @return CM response timeout exponent we advertise */
         public int cmResponseTimeout()
         {
@@ -155,7 +166,7 @@ public final class CmService implements AutoCloseable
     private final NanoClock clock;
     private final MadPort port;
     private final CmTimers timers = new CmTimers();
-    private final CmCounters counters = new CmCounters();
+    private final CmCounters counters;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
     private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
@@ -195,6 +206,7 @@ public final class CmService implements AutoCloseable
         this.ctx = ctx;
         this.clock = ctx.clock;
         this.caGuid = device.queryDevice().nodeGuid();
+        this.counters = null == ctx.counters ? new CmCounters() : ctx.counters;
         this.port = new MadPort(device, ctx.recvSlots, ctx.sendSlots, cq -> wake());
     }
 

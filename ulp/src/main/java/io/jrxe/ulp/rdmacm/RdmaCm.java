@@ -6,6 +6,7 @@ import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.ulp.cm.CmCounters;
+import io.jrxe.ulp.cm.CmCountersFile;
 import io.jrxe.ulp.cm.CmService;
 import org.agrona.concurrent.NanoClock;
 
@@ -74,6 +75,7 @@ public final class RdmaCm implements AutoCloseable
     private final RoceNode node;
     private final Context ctx;
     private final CmService cm;
+    private final CmCountersFile countersFile;
     private final Map<Long, CmId> bound = new HashMap<>();
     private final Set<CmId> ids = new LinkedHashSet<>();
     private boolean closed;
@@ -82,6 +84,13 @@ public final class RdmaCm implements AutoCloseable
     {
         this.node = node;
         this.ctx = ctx;
+        // beside the node's hw_stats file, for jrxe stat; none when the node keeps no counters file
+        this.countersFile = null == node.counters() ? null :
+            CmCountersFile.create(CmCountersFile.pathFor(node.counters().path()), node.counters().deletesOnClose());
+        if (null != countersFile)
+        {
+            ctx.cm.counters(countersFile.counters());
+        }
         this.cm = new CmService(node.device(), ctx.cm.name("jrxe-cm-" + node.name()).clock(ctx.clock));
         if (!ctx.callerDrives)
         {
@@ -275,5 +284,9 @@ public final class RdmaCm implements AutoCloseable
             id.deviceRemoved();
         }
         cm.close();
+        if (null != countersFile)
+        {
+            countersFile.close();
+        }
     }
 }
