@@ -541,3 +541,74 @@ jrxe_write_run()
         --name jrxe-c 127.0.0.1 > "$cli_log" 2>&1 || run_problems+=("jrxe client (NIC C) failed")
     wait_pid_exit $spid 120 || run_problems+=("jrxe server (NIC B) failed")
 }
+
+# ---- RDMA CM scenarios: Linux rdma_cm on rxe0 (NIC A, 10.9.0.1) against jrxe's CM on NIC B (10.9.0.2) ----
+
+# The node options of a jrxe CM tool on NIC B; counters files are kept for check_jrxe_counters.
+JRXE_CM_NODE=(--pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX" "${JRXE_NODE_OPTS[@]}" --keep-counters)
+
+# cm_setup: rxe0 on NIC A and NIC B on vfio-pci.
+cm_setup()
+{
+    require_jar
+    local eth
+    eth=$(netdev_of "$NIC_A_BDF")
+    [ -n "$eth" ] || fail "NIC A ($NIC_A_BDF) has no kernel interface"
+    rxe_add rxe0 "$eth" || fail "rdma link add rxe0 netdev $eth failed or its port is not ACTIVE"
+    bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
+    log "rxe0 on $eth ($NIC_A_IP); NIC B on vfio-pci for jrxe ($JRXE_B_IP)"
+}
+
+# start_jrxe_cm_server LOG COMMAND...: starts a jrxe CM server in the background (pid in JRXE_PID) and waits until
+# it prints JRXE-CM-LISTEN (its rdma_cm id listens); fails the scenario if it exits first or takes over 240 s.
+start_jrxe_cm_server()
+{
+    local out=$1
+    shift
+    "$@" > "$out" 2>&1 &
+    JRXE_PID=$!
+    if ! wait_until 240 eval "grep -q '^JRXE-CM-LISTEN' $out || ! kill -0 $JRXE_PID 2> /dev/null" \
+        || ! grep -q '^JRXE-CM-LISTEN' "$out"; then
+        show_log "$out" "jrxe server"
+        fail "jrxe server did not listen within 240 s: $*"
+    fi
+}
+
+# kernel_cm_listening PORT: a kernel rdma_cm id listens on PORT (rdma resource show cm_id).
+kernel_cm_listening()
+{
+    rdma resource show cm_id 2> /dev/null | grep LISTEN | grep -qE ":$1( |$)"
+}
+
+# start_kernel_cm_server LOG PORT COMMAND...: a kernel rdmacm-utils server in the background (pid in KERNEL_PID);
+# waits until its id listens on PORT.
+start_kernel_cm_server()
+{
+    local out=$1 port=$2
+    shift 2
+    "$@" > "$out" 2>&1 &
+    KERNEL_PID=$!
+    wait_until 30 kernel_cm_listening "$port" || problems+=("kernel $1 not listening on $port: $(tail -3 "$out")")
+}
+
+# elapsed_since START: seconds since an EPOCHREALTIME value, 3 decimals.
+elapsed_since()
+{
+    awk -v a="$1" -v b="${EPOCHREALTIME}" 'BEGIN { printf "%.3f", b - a }'
+}
+
+# cm_figures COUNTERS: the CM counters of a jrxe_counters string, "cm_tx_msgs/req=1 ..." as "tx_req=1 ...".
+cm_figures()
+{
+    local word out=""
+    for word in $1; do
+        case $word in
+            cm_tx_msgs/*) out+="tx_${word#cm_tx_msgs/} " ;;
+            cm_rx_msgs/*) out+="rx_${word#cm_rx_msgs/} " ;;
+            cm_tx_retries/*) out+="retry_${word#cm_tx_retries/} " ;;
+            cm_rx_duplicates/*) out+="dup_${word#cm_rx_duplicates/} " ;;
+            cm_rx_drop_*) out+="drop_${word#cm_rx_drop_} " ;;
+        esac
+    done
+    echo "${out% }"
+}
