@@ -22,6 +22,8 @@ import picocli.CommandLine.Command;
         BenchCommand.class,
         PerfCommand.class,
         PingpongCommand.class,
+        UcmatoseCommand.class,
+        UdaddyCommand.class,
     })
 public final class Jrxe implements Runnable
 {

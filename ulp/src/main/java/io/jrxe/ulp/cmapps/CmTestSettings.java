@@ -236,11 +236,13 @@ public final class CmTestSettings
     }
 
     /**
+     * Checks the options as the tools do before they start (the tools' constructors call it too).
+     *
      * @param tool the tool's name, for messages
      * @return this
      * @throws IllegalArgumentException naming the first option out of range
      */
-    CmTestSettings check(final String tool)
+    public CmTestSettings check(final String tool)
     {
         require(connections >= 1, tool + ": connections (-c) must be at least 1, got " + connections);
         require(messageCount >= 0, tool + ": message count (-C) must not be negative, got " + messageCount);
