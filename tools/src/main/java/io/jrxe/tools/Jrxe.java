@@ -24,6 +24,9 @@ import picocli.CommandLine.Command;
         PingpongCommand.class,
         UcmatoseCommand.class,
         UdaddyCommand.class,
+        RpingCommand.class,
+        RdmaServerCommand.class,
+        RdmaClientCommand.class,
     })
 public final class Jrxe implements Runnable
 {

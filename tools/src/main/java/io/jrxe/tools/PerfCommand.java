@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
         "RC bandwidth (perftest ib_*_bw style) or latency (--lat, ib_*_lat style) between two jrxe nodes on " +
             "emulated NICs in this JVM, with CPU and bytes allocated per message of every thread.",
         "Peer mode (--server or HOST, with --pci/--ip): one side of ib_send_bw, ib_write_bw or ib_read_bw against " +
-            "the perftest tools over a VFIO NIC, speaking perftest's TCP exchange.",
+            "the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or rdma_cm with -R.",
         "Thread layouts: node = one thread per node running its device and engine (default); split = a thread " +
             "per engine and per device; shared = one thread for both engines, one for both devices; " +
             "single = everything on the application thread (also --single-thread)."})
@@ -133,6 +133,10 @@ final class PerfCommand implements Callable<Integer>
     @Option(names = "--report-gbits", description = "peer mode: Gb/s instead of MB/s (as the peer's --report_gbits)")
     boolean reportGbits;
 
+    @Option(names = {"-R", "--rdma-cm"}, description = "peer mode: connect through rdma_cm, as the peer's -R: the " +
+        "exchange and the data QP both on --port; HOST is then the server's RoCE address")
+    boolean rdmaCm;
+
     @Override
     public Integer call()
     {
@@ -144,6 +148,11 @@ final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--jmx needs peer mode (--pci with --server or a HOST): the emulated " +
                 "pair of this run has no counters files for JMX to read");
+        }
+        if (rdmaCm)
+        {
+            throw new IllegalArgumentException("--rdma-cm needs peer mode (--server or a HOST): the emulated pair " +
+                "of this run connects its QPs directly");
         }
         final Settings s = validate();
         final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
@@ -196,6 +205,7 @@ final class PerfCommand implements Callable<Integer>
         s.mtu = RcQps.pathMtu(mtu);
         s.reportGbits = reportGbits;
         s.ackTimeout = ackTimeout;
+        s.rdmaCm = rdmaCm;
         s.timeoutSeconds = (int)Math.max(1, Math.ceil(timeout));
         s.check();
         try (PciNode pci = new PciNode(nodeOptions.toContext(idle.create())))

@@ -18,19 +18,21 @@ import io.jrxe.rxe.verbs.SendFlags;
 import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.ulp.oob.BwReport;
-import io.jrxe.ulp.oob.OobChannel;
 import io.jrxe.ulp.oob.OobContext;
 import io.jrxe.ulp.oob.OobException;
 import io.jrxe.ulp.oob.PeerQpSettings;
 import io.jrxe.ulp.oob.PerftestBwSession;
 import io.jrxe.ulp.oob.PerftestDest;
+import io.jrxe.ulp.oob.PerftestCmTransport;
 import io.jrxe.ulp.oob.PerftestExchange;
 import io.jrxe.ulp.oob.PerftestReportFormatter;
 import io.jrxe.ulp.oob.PerftestReportFormatter.Unit;
 import io.jrxe.ulp.oob.PerftestSysData;
+import io.jrxe.ulp.oob.PerftestTcpTransport;
 import io.jrxe.ulp.oob.PerftestTest;
+import io.jrxe.ulp.oob.PerftestTransport;
 import io.jrxe.ulp.oob.Side;
-import org.HdrHistogram.Histogram;
+import io.jrxe.ulp.rdmacm.RdmaCm;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -39,7 +41,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -47,8 +48,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * perftest peer mode: a jrxe node takes one side of {@code ib_send_bw}, {@code ib_write_bw} or {@code ib_read_bw}
- * against the Linux tools (or against another jrxe process), speaking perftest's TCP conversation
- * ({@link PerftestBwSession}) and mirroring what the tool does on the QP:
+ * against the Linux tools (or against another jrxe process), speaking perftest's conversation
+ * ({@link PerftestBwSession}) over TCP or, with {@code -R} as perftest's, over rdma_cm ({@link PerftestTransport}),
+ * and mirroring what the tool does on the QP:
  * <pre>
  *   test        client (HOST given)                         server (--server)
  *   send_bw     SENDs, up to tx depth in flight, RTS        receives, rx depth posted, stays in RTR
@@ -57,13 +59,16 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * One RC QP ({@code -q 1}), fixed message size and iterations ({@code -s}, {@code -n}, the same on both sides, as
  * perftest requires), the GID at {@code --gid-index} (perftest {@code -x}); the path MTU is the smaller active MTU
- * of the two sides unless {@code --mtu} lowers it. Every work request is signaled (the peer cannot see that), so
- * each message has a completion time: besides perftest's table this side prints HdrHistogram percentiles of
- * post-to-completion latency (sender) or of the gaps between receive completions (receiver).
+ * of the two sides unless {@code --mtu} lowers it. With {@code -R} rdma_cm connects the QP (its ACK timeout is the
+ * CM's; perftest ignores {@code -u} there too) and the client's HOST is the server's RoCE address. Every work
+ * request is signaled (the peer cannot see that), so each message has a completion time: besides perftest's table
+ * this side prints HdrHistogram percentiles of post-to-completion latency (sender) or of the gaps between receive
+ * completions (receiver).
  * <p>
- * The engine runs on its own thread ({@link RoceNode#start()}): the conversation blocks on its socket while the
- * peer's traffic is already flowing. The caller opens and closes the node. {@code jrxe perf} calls
- * {@link #run(RoceNode, PrintStream)} when it is given {@code --server} or a peer host.
+ * The engine runs on its own thread ({@link RoceNode#start()}): the conversation blocks on its connection while the
+ * peer's traffic is already flowing; with {@code -R} this side opens the node's {@link RdmaCm} for the run. The
+ * caller opens and closes the node. {@code jrxe perf} calls {@link #run(RoceNode, PrintStream)} when it is given
+ * {@code --server} or a peer host.
  */
 final class PerftestPeer implements PerftestBwSession.Peer
 {
@@ -86,6 +91,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
         int gidIndex = RoceNode.GID_INDEX_IPV4;
         Mtu mtu;
         boolean reportGbits;
+        boolean rdmaCm;
         int timeoutSeconds = 300;
         int ackTimeout = QpConnector.DEFAULT_TIMEOUT;
 
@@ -166,6 +172,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
     private final PrintStream out;
     private ProtectionDomain pd;
     private CompletionQueue cq;
+    private PerftestTransport transport;
+    private PerftestExchange exchange;
     private QueuePair qp;
     private UnsafeBuffer buffer;
     private MemoryRegion mr;
@@ -192,7 +200,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
     }
 
     /**
-     * Runs one whole test: engine thread, TCP conversation, traffic, report. The node must not be started yet.
+     * Runs one whole test: engine thread, conversation (TCP or rdma_cm), traffic, report. The node must not be
+     * started yet.
      *
      * @return the exit status: 0 when the conversation and the traffic succeeded
      * @throws IllegalStateException if the conversation or the traffic fails (the message says how)
@@ -201,27 +210,28 @@ final class PerftestPeer implements PerftestBwSession.Peer
     {
         node.start();
         final long timeoutNs = TimeUnit.SECONDS.toNanos(settings.timeoutSeconds);
-        final OobContext oob = new OobContext().acceptTimeoutNs(timeoutNs).connectTimeoutNs(timeoutNs);
-        try
+        final OobContext oob = new OobContext().acceptTimeoutNs(timeoutNs).connectTimeoutNs(timeoutNs)
+            .onListening(() ->
+            {
+                // what CI scripts wait for before they start a kernel client (the rdma_cm listener is up)
+                out.println("JRXE-CM-LISTEN tool=perf ps=tcp port=" + settings.port);
+                out.flush();
+            });
+        try (RdmaCm cm = settings.rdmaCm ? RdmaCm.open(node) : null;
+            PerftestTransport opened = transport(cm, oob))
         {
-            final PerftestBwSession.Result result;
-            if (Side.CLIENT == settings.side())
+            transport = opened;
+            if (Side.SERVER == settings.side())
             {
-                final OobChannel channel = OobChannel.connect(new InetSocketAddress(settings.host, settings.port), oob);
-                result = session(channel, timeoutNs);
+                out.println("************************************");
+                out.println("* Waiting for client to connect... *");
+                out.println("************************************");
+                out.flush();
             }
-            else
-            {
-                try (ServerSocket listener = OobChannel.listen(null, settings.port))
-                {
-                    out.println("************************************");
-                    out.println("* Waiting for client to connect... *");
-                    out.println("************************************");
-                    out.flush();
-                    result = session(OobChannel.accept(listener, oob), timeoutNs);
-                }
-            }
-            return report(result);
+            exchange = new PerftestExchange(opened.open(), settings.side());
+            final PerftestBwSession.Result result = PerftestBwSession.run(exchange, settings.test, localMtu(),
+                PerftestSysData.DEFAULT, this, timeoutNs);
+            return PerftestPeerOutput.report(out, settings, pathMtu, result, traffic);
         }
         catch (final IOException ex)
         {
@@ -233,17 +243,24 @@ final class PerftestPeer implements PerftestBwSession.Peer
         }
     }
 
+    /** perftest's socket exchange, or with {@code -R} rdma_cm for the exchange and the data QP. */
+    private PerftestTransport transport(final RdmaCm cm, final OobContext oob)
+    {
+        final InetSocketAddress address = Side.CLIENT == settings.side() ?
+            new InetSocketAddress(settings.host, settings.port) : new InetSocketAddress(settings.port);
+        if (Side.CLIENT == settings.side() && address.isUnresolved())
+        {
+            throw new IllegalArgumentException("cannot resolve the perftest server's host '" + settings.host + "'");
+        }
+        return null != cm ? new PerftestCmTransport(cm, settings.side(), address, oob) :
+            new PerftestTcpTransport(device, settings.side(), address, oob);
+    }
+
     /** {@code jrxe perf} peer mode entry point, see the class comment. */
     static int run(final RoceNode node, final Settings settings, final IdleStrategy idle, final NanoClock clock,
         final PrintStream out)
     {
         return new PerftestPeer(node, settings, idle, clock, out).run();
-    }
-
-    private PerftestBwSession.Result session(final OobChannel channel, final long timeoutNs) throws OobException
-    {
-        final PerftestExchange exchange = new PerftestExchange(channel, settings.side());
-        return PerftestBwSession.run(exchange, settings.test, localMtu(), PerftestSysData.DEFAULT, this, timeoutNs);
     }
 
     private Mtu localMtu()
@@ -253,7 +270,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
     }
 
     @Override
-    public List<PerftestDest> localDests(final Mtu mtu, final PerftestSysData sysData)
+    public List<PerftestDest> localDests(final Mtu mtu, final PerftestSysData sysData) throws OobException
     {
         pathMtu = mtu;
         final int bytes = (int)Math.min(Integer.MAX_VALUE - 4096, sysData.bufferSize(settings.size) * 2L);
@@ -264,8 +281,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
         cq = device.createCq(depth + 1, null);
         final QpInitAttr init = new QpInitAttr().qpType(QpType.RC).sendCq(cq).recvCq(cq);
         init.cap().maxSendWr(settings.txDepth).maxRecvWr(settings.rxDepth).maxSendSge(1).maxRecvSge(1);
-        qp = device.createQp(pd, init);
         localOutReads = Math.min(0xFFFF, settings.test.outReads(device.queryDevice().maxQpRdAtom()));
+        qp = transport.createQps(exchange, pd, init, 1, settings.test, localOutReads).get(0);
         final byte[] gid = new byte[16];
         device.queryGid(RxeDevice.PORT, settings.gidIndex, gid);
         final int psn = PeerQpSettings.randomPsn(new Random(System.nanoTime()));
@@ -282,6 +299,17 @@ final class PerftestPeer implements PerftestBwSession.Peer
                 "(perftest -q 1)");
         }
         remote = remoteDests.get(0);
+        if (!transport.connectsQps())
+        {
+            modifyToRts();
+        }
+        PerftestPeerOutput.printAddresses(out, settings, node.name(), pathMtu, transport.exchangeMethod(), local,
+            remote);
+    }
+
+    /** INIT, RTR and (client) RTS with perftest's values and the peer's key message. */
+    private void modifyToRts()
+    {
         final int maxRdAtom = device.queryDevice().maxQpRdAtom();
         // perftest's -u: the local ACK timeout code (4.096 us * 2^n), 14 unless the peer was given another
         final PeerQpSettings qpSettings = PeerQpSettings.perftest(settings.test, localOutReads,
@@ -295,7 +323,6 @@ final class PerftestPeer implements PerftestBwSession.Peer
             // perftest moves only the side that sends or initiates reads to RTS; the server stays a responder.
             device.modifyQp(qp, attr, qpSettings.fillRts(attr, local.psn()));
         }
-        printAddresses();
     }
 
     @Override
@@ -364,93 +391,9 @@ final class PerftestPeer implements PerftestBwSession.Peer
         return wr;
     }
 
-    private void printAddresses()
-    {
-        out.println(PerftestReportFormatter.RESULT_LINE.trim());
-        out.println("                    " + title() + " BW Test");
-        out.println(" Device         : " + node.name() + "\t\tTransport type : IB");
-        out.println(" Connection type : RC\t\tNumber of qps   : 1");
-        out.println(" TX depth        : " + settings.txDepth + "\t\tRX depth        : " + settings.rxDepth);
-        out.println(" Mtu             : " + pathMtu.bytes() + "[B]\t\tLink type       : Ethernet");
-        out.println(" GID index       : " + settings.gidIndex + "\t\tData ex. method : Ethernet");
-        out.println(PerftestReportFormatter.RESULT_LINE.trim());
-        out.print(address(" local address", local));
-        out.print(address(" remote address", remote));
-        out.flush();
-    }
-
-    private String title()
-    {
-        return switch (settings.test)
-        {
-            case SEND_BW -> "Send";
-            case WRITE_BW -> "RDMA_Write";
-            case READ_BW -> "RDMA_Read";
-        };
-    }
-
-    /** perftest's {@code ctx_print_pingpong_data}: the address line and the GID as decimal bytes. */
-    private static String address(final String label, final PerftestDest d)
-    {
-        final StringBuilder gid = new StringBuilder(64);
-        final byte[] g = d.gid();
-        for (int i = 0; i < g.length; i++)
-        {
-            gid.append(i > 0 ? ":" : "").append(String.format(Locale.ROOT, "%02d", g[i] & 0xFF));
-        }
-        return String.format(Locale.ROOT, "%s: LID %#06x QPN %#06x PSN %#08x RKey %#08x VAddr %#016x%n GID: %s%n",
-            label, d.lid(), d.qpn(), d.psn(), d.rkey(), d.vaddr(), gid);
-    }
-
-    private int report(final PerftestBwSession.Result result)
-    {
-        final Unit unit = settings.unit();
-        final BwReport shown = null != result.localReport() ? result.localReport() : result.remoteReport();
-        out.print(PerftestReportFormatter.RESULT_LINE);
-        out.print(PerftestReportFormatter.header(unit));
-        if (null != shown)
-        {
-            out.print(PerftestReportFormatter.line(shown, unit));
-        }
-        out.print(PerftestReportFormatter.RESULT_LINE);
-        final StringBuilder line = new StringBuilder(256).append("JRXE-PERF role=")
-            .append(Side.CLIENT == settings.side() ? "client" : "server")
-            .append(" test=").append(settings.test.tool()).append(" size=").append(settings.size)
-            .append(" iters=").append(settings.iters).append(" mtu=").append(pathMtu.bytes());
-        if (null != shown)
-        {
-            final double gbps = shown.bwAvg() * unit.bytesPerUnit() * 8 / 1e9;
-            line.append(" bw_avg_gbps=").append(String.format(Locale.ROOT, "%.4f", gbps))
-                .append(" msg_rate_mpps=").append(String.format(Locale.ROOT, "%.6f", shown.msgRateAvg()));
-        }
-        if (null != traffic && traffic.histogram.getTotalCount() > 0)
-        {
-            final String what = Side.SERVER == settings.side() ? "receive completion gap" :
-                "post-to-completion latency";
-            final Histogram h = traffic.histogram;
-            out.println(" " + what + " [usec]: " + String.format(Locale.ROOT,
-                "p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f max=%.2f n=%d", micros(h, 50), micros(h, 90), micros(h, 99),
-                micros(h, 99.9), h.getMaxValue() / 1e3, h.getTotalCount()));
-            line.append(String.format(Locale.ROOT, " lat_p50_us=%.2f lat_p99_us=%.2f lat_max_us=%.2f",
-                micros(h, 50), micros(h, 99), h.getMaxValue() / 1e3));
-        }
-        out.println(line);
-        out.flush();
-        return 0;
-    }
-
-    private static double micros(final Histogram h, final double percentile)
-    {
-        return h.getValueAtPercentile(percentile) / 1e3;
-    }
-
+    /** After the transport has released the QP (closing hand-shake done, rdma_cm disconnected). */
     private void release()
     {
-        // The conversation's closing barrier came after the last ACK: nothing is in flight for this QP any more.
-        if (null != qp)
-        {
-            device.destroyQp(qp);
-        }
         if (null != cq)
         {
             device.destroyCq(cq);

@@ -47,6 +47,24 @@ class PeerCommandArgsTest
     }
 
     @Test
+    void perfRdmaCmNeedsPeerMode()
+    {
+        final PrintStream originalErr = System.err;
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try
+        {
+            assertEquals(1, Jrxe.execute("perf", "--op", "write", "-R"));
+        }
+        finally
+        {
+            System.setErr(originalErr);
+        }
+        final String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("--rdma-cm needs peer mode"), text);
+    }
+
+    @Test
     void pingpongRefusesAnMtuTheToolWouldRefuse()
     {
         final PingpongCommand cmd = new PingpongCommand();

@@ -18,5 +18,15 @@
  * their buffer holds, so keep it off against them: lengths, opcodes and immediates are checked either way); the
  * connection set-up time is measured ({@link io.jrxe.ulp.cmapps.CmTestResult#connectNs()}). An error event ends a
  * run with {@link io.jrxe.ulp.cmapps.CmEventFailure}, as the C tools give up on one.
+ *
+ * <h2>rping, rdma_server, rdma_client</h2>
+ * {@link io.jrxe.ulp.cmapps.Rping} ({@code rping}: per ping the server RDMA READs the client's start buffer and
+ * RDMA WRITEs it into the client's sink, on an id with an event channel) and
+ * {@link io.jrxe.ulp.cmapps.RdmaServerClient} ({@code rdma_server}/{@code rdma_client}: the synchronous style, ids
+ * from {@link io.jrxe.ulp.rdmacm.RdmaCm#getAddrInfo} and {@link io.jrxe.ulp.rdmacm.RdmaCm#createEp}, a 16-byte
+ * echo) follow {@code rping.c}, {@code rdma_server.c} and {@code rdma_client.c} of the same version, with their
+ * output lines. They bound each wait rather than the whole run (an {@code rping -C 0} runs as long as it is let):
+ * rping with deadlines on its channels, the synchronous tools, whose calls have no timeout, with a watchdog that
+ * interrupts the blocked call, as {@code alarm(2)} would.
  */
 package io.jrxe.ulp.cmapps;

@@ -26,6 +26,7 @@ public final class OobContext
     private long connectTimeoutNs = DEFAULT_CONNECT_TIMEOUT_NS;
     private long acceptTimeoutNs = DEFAULT_ACCEPT_TIMEOUT_NS;
     private long connectRetryNs = DEFAULT_CONNECT_RETRY_NS;
+    private Runnable onListening = () -> { };
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
 
     /** @return bound for one message exchange (write and/or read of one message). */
@@ -124,5 +125,21 @@ public final class OobContext
                 value + " ns");
         }
         return value;
+    }
+
+    /**
+     * @param onListening called once a server listens for its peer (tools print a line scripts wait for)
+     * @return this
+     */
+    public OobContext onListening(final Runnable onListening)
+    {
+        this.onListening = onListening;
+        return this;
+    }
+
+    /** @return what a server calls once it listens */
+    public Runnable onListening()
+    {
+        return onListening;
     }
 }

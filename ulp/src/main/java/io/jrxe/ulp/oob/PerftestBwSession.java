@@ -8,8 +8,11 @@ import java.util.List;
  * Drives one whole perftest bandwidth conversation in the order perftest 4.5-0.17 (version 6.06) uses the steps of
  * {@link PerftestExchange}, calling back into the verbs setup in between. The order was read from the {@code main}
  * functions of the Debian bookworm {@code ib_send_bw}, {@code ib_write_bw} and {@code ib_read_bw} binaries, for a
- * one-way run over RC with the socket exchange: no {@code -b} (bidirectional), no {@code -a} (all sizes), no
- * {@code -D} (duration), no {@code -R} (rdma_cm).
+ * one-way run over RC: no {@code -b} (bidirectional), no {@code -a} (all sizes), no {@code -D} (duration). The
+ * exchange goes over the socket or, with {@code -R}, over rdma_cm ({@link PerftestTransport}); with rdma_cm the
+ * tool's {@code Peer.localDests} makes its QPs through {@link PerftestCmTransport#createQps}, which hand-shakes
+ * before and after connecting them ({@code create_rdma_cm_connection}), and {@code Peer.connect} leaves them as
+ * rdma_cm connected them.
  * <pre>
  *  both sides     versions, sys data, MTU             -&gt; Peer.localDests (create QPs/MRs)
  *                 one key message per QP              -&gt; Peer.connect (INIT/RTR, RTS on the sending side)

@@ -2,6 +2,7 @@ package io.jrxe.ulp.oob;
 
 import io.jrxe.rxe.proto.Gid;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -27,6 +28,18 @@ import java.util.Arrays;
  * +---------------------------------------+-------------+--------+-+--+
  * </pre>
  * Both sides pick the format from their own GID setting, so they must agree (both RoCE).
+ * <p>
+ * With rdma_cm ({@code -R}) the key message is the C struct itself, sent as a SEND of {@code sizeof(struct
+ * pingpong_dest)} = {@value #BINARY_SIZE} bytes with every integer big-endian ({@code rdma_write_keys} with
+ * {@code HAVE_ENDIAN}, which configure sets on Linux):
+ * <pre>
+ *  0     4          8     12    16     20    24          32          48     52          56
+ * +-----+----------+-----+-----+------+-----+-----------+-----------+------+-----------+
+ * | lid | out_reads| qpn | psn | rkey | pad |   vaddr   |  gid[16]  | srqn | gid_index |
+ * +-----+----------+-----+-----+------+-----+-----------+-----------+------+-----------+
+ * </pre>
+ * {@code rdma_read_keys} reads lid, out_reads, qpn, psn, rkey, vaddr and gid; the pad is whatever was on the
+ * writer's stack.
  */
 public final class PerftestDest
 {
@@ -34,8 +47,16 @@ public final class PerftestDest
     public static final int KEY_MSG_SIZE = 59;
     /** {@code KEY_MSG_SIZE_GID}: message with a GID. */
     public static final int KEY_MSG_SIZE_GID = 108;
+    /** {@code sizeof(struct pingpong_dest)}: the binary key message of rdma_cm mode. */
+    public static final int BINARY_SIZE = 56;
     /** Name used in errors. */
     static final String MESSAGE_NAME = "perftest key message";
+    /** What perftest's {@code create_rdma_cm_connection} hand-shakes with: {@code my_dest[0]} still zeroed. */
+    static final PerftestDest ZERO = new PerftestDest(0, 0, 0, 0, 0, 0, 0, new byte[16]);
+
+    private static final int BINARY_VADDR_OFFSET = 24;
+    private static final int BINARY_GID_OFFSET = 32;
+    private static final int BINARY_SRQN_OFFSET = 48;
 
     private static final int OUT_READS_OFFSET = 5;
     private static final int QPN_OFFSET = 10;
@@ -238,6 +259,49 @@ public final class PerftestDest
             WireText.hex(msg, VADDR_OFFSET, 16, "vaddr", MESSAGE_NAME),
             srqn,
             gid);
+    }
+
+    /**
+     * The rdma_cm key message ({@code rdma_write_keys}), see the class comment.
+     *
+     * @param gidIndex this side's GID index, for the {@code gid_index} field (perftest's readers ignore it).
+     * @return the {@value #BINARY_SIZE}-byte message.
+     */
+    public byte[] encodeBinary(final int gidIndex)
+    {
+        final ByteBuffer b = ByteBuffer.allocate(BINARY_SIZE); // big-endian, pad zero
+        b.putInt(0, lid).putInt(4, outReads).putInt(8, qpn).putInt(12, psn).putInt(16, rkey)
+            .putLong(BINARY_VADDR_OFFSET, vaddr).put(BINARY_GID_OFFSET, gid).putInt(BINARY_SRQN_OFFSET, srqn)
+            .putInt(BINARY_SRQN_OFFSET + 4, gidIndex);
+        return b.array();
+    }
+
+    /**
+     * Parses an rdma_cm key message ({@code rdma_read_keys}): the fields perftest reads, plus srqn.
+     *
+     * @param msg the {@value #BINARY_SIZE}-byte message.
+     * @return the destination.
+     * @throws OobException if the length is wrong or a field is out of its range (a QPN or PSN above 24 bits).
+     */
+    public static PerftestDest decodeBinary(final byte[] msg) throws OobException
+    {
+        if (BINARY_SIZE != msg.length)
+        {
+            throw WireText.malformed(msg, MESSAGE_NAME, "length " + msg.length + ", expected " + BINARY_SIZE +
+                " (struct pingpong_dest)");
+        }
+        final ByteBuffer b = ByteBuffer.wrap(msg);
+        final byte[] gid = new byte[Gid.LENGTH];
+        b.get(BINARY_GID_OFFSET, gid);
+        try
+        {
+            return new PerftestDest(b.getInt(0), b.getInt(4), b.getInt(8), b.getInt(12), b.getInt(16),
+                b.getLong(BINARY_VADDR_OFFSET), b.getInt(BINARY_SRQN_OFFSET), gid);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw WireText.malformed(msg, MESSAGE_NAME, ex.getMessage());
+        }
     }
 
     /**

@@ -1,11 +1,11 @@
 package io.jrxe.ulp.oob;
 
+import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.proto.Gid;
 import io.jrxe.rxe.verbs.Mtu;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,8 +31,13 @@ import java.util.List;
  * <p>
  * The order the tools use the steps in is in {@link PerftestBwSession}. This class enforces the setup order
  * (versions, system data, MTU, destinations) and then allows syncs and reports in any order until {@link #close()}.
- * Not implemented: rdma_cm ({@code -R}), the data-validation key formats, and the parameter negotiation of
- * perftest 6.28 and later, which such a peer skips because this side announces 6.06.
+ * <p>
+ * With rdma_cm ({@code -R}) the same steps run over a {@link PerftestCmChannel}: {@code ctx_xchg_data} and
+ * {@code ctx_hand_shake} then SEND the same bytes, except that key messages are the binary
+ * {@code struct pingpong_dest} ({@link PerftestDest#encodeBinary}), the GID-type check is skipped (perftest makes it
+ * only without rdma_cm), {@link #syncBeforeQps()} brackets the data connection, and no "done" follows the close.
+ * Not implemented: the data-validation key formats, and the parameter negotiation of perftest 6.28 and later, which
+ * such a peer skips because this side announces 6.06.
  */
 public final class PerftestExchange
 {
@@ -44,7 +49,7 @@ public final class PerftestExchange
     private static final double VERSION_NEGOTIATION = 6.28;
     private static final int MTU_FIELD_LENGTH = 2;
 
-    private final OobChannel channel;
+    private final PerftestChannel channel;
     private final Side side;
     private final boolean withGid;
     private final PerftestVersion localVersion;
@@ -63,6 +68,18 @@ public final class PerftestExchange
      */
     public PerftestExchange(final OobChannel channel, final Side side)
     {
+        this(new PerftestTcpChannel(channel), side);
+    }
+
+    /**
+     * An exchange with the defaults of a RoCE run (see {@link #PerftestExchange(OobChannel, Side)}) on any channel,
+     * e.g. the rdma_cm one of {@code -R}.
+     *
+     * @param channel connection to the peer.
+     * @param side    this side's role.
+     */
+    public PerftestExchange(final PerftestChannel channel, final Side side)
+    {
         this(channel, side, true, PerftestVersion.V6_06, true, false);
     }
 
@@ -77,6 +94,26 @@ public final class PerftestExchange
      */
     public PerftestExchange(
         final OobChannel channel,
+        final Side side,
+        final boolean withGid,
+        final PerftestVersion localVersion,
+        final boolean exchangeVersions,
+        final boolean reportPerPort)
+    {
+        this(new PerftestTcpChannel(channel), side, withGid, localVersion, exchangeVersions, reportPerPort);
+    }
+
+    /**
+     * @param channel          connection to the peer.
+     * @param side             this side's role.
+     * @param withGid          108-byte GID key messages; false for 59-byte ones (ignored on a channel with
+     *                         {@link PerftestChannel#binaryKeys()}).
+     * @param localVersion     version to announce; must be below 6.28.
+     * @param exchangeVersions false to mirror a peer run with {@code --dont_xchg_versions}.
+     * @param reportPerPort    mirror {@code --report-per-port}.
+     */
+    public PerftestExchange(
+        final PerftestChannel channel,
         final Side side,
         final boolean withGid,
         final PerftestVersion localVersion,
@@ -126,7 +163,7 @@ public final class PerftestExchange
         if (exchangeVersions)
         {
             remoteVersion = xchg(localVersion.encode(), PerftestVersion.FIELD_LENGTH, "perftest version",
-                channel.context().ioTimeoutNs(), PerftestVersion::decode);
+                channel.ioTimeoutNs(), PerftestVersion::decode);
         }
         else
         {
@@ -182,7 +219,7 @@ public final class PerftestExchange
             // check_mtu: char cur[sizeof(int)]; sprintf(cur, "%d", mtu); sends sizeof(char[2]) to peers >= 5.31
             final byte[] mine = new byte[MTU_FIELD_LENGTH];
             mine[0] = (byte)('0' + local.code());
-            final Mtu remote = xchg(mine, MTU_FIELD_LENGTH, "perftest MTU", channel.context().ioTimeoutNs(),
+            final Mtu remote = xchg(mine, MTU_FIELD_LENGTH, "perftest MTU", channel.ioTimeoutNs(),
                 PerftestExchange::decodeMtu);
             result = remote.code() < local.code() ? remote : local;
         }
@@ -204,11 +241,12 @@ public final class PerftestExchange
         {
             expectState(State.DESTS, "exchangeDest");
         }
-        final PerftestDest remote = handShake(local, channel.context().ioTimeoutNs());
+        final PerftestDest remote = handShake(local, channel.ioTimeoutNs());
         if (null == firstLocalDest)
         {
             firstLocalDest = local;
-            if (!local.gidCompatible(remote))
+            // perftest checks GID types only when rdma_cm is off (with -R the CM chose the path)
+            if (!channel.binaryKeys() && !local.gidCompatible(remote))
             {
                 throw new OobException("GID types differ: this side " + gidType(local) + ", the peer " +
                     gidType(remote) + " (perftest stops with \"Found Incompatibility issue with GID types\"; " +
@@ -237,6 +275,22 @@ public final class PerftestExchange
     }
 
     /**
+     * The hand-shakes around perftest's data connection with rdma_cm ({@code create_rdma_cm_connection}): before and
+     * after it each side sends {@code my_dest[0]}, which is still all zeros then, and ignores what it reads. Only
+     * between {@link #exchangeMtu} and the first {@link #exchangeDest}.
+     *
+     * @throws OobException on timeout or a message of the wrong length.
+     */
+    public void syncBeforeQps() throws OobException
+    {
+        expectState(State.MTU, "syncBeforeQps");
+        // all of it zero, gid_index and padding too: my_dest was memset, and rdma_write_keys copies every field
+        final byte[] zero = channel.binaryKeys() ? new byte[PerftestDest.BINARY_SIZE] :
+            PerftestDest.ZERO.encode(withGid);
+        xchg(zero, zero.length, PerftestDest.MESSAGE_NAME, channel.ioTimeoutNs(), theirs -> theirs);
+    }
+
+    /**
      * A barrier: re-send the first QP's key message and read the peer's, bounded by
      * {@link OobContext#ioTimeoutNs()}.
      *
@@ -245,7 +299,7 @@ public final class PerftestExchange
      */
     public PerftestDest sync() throws OobException
     {
-        return sync(channel.context().ioTimeoutNs());
+        return sync(channel.ioTimeoutNs());
     }
 
     /**
@@ -289,16 +343,16 @@ public final class PerftestExchange
     }
 
     /**
-     * {@code ctx_close_connection}: a last barrier, then "done\0" (5 bytes), then close. perftest 6.06 writes its own
-     * "done" and closes without reading ours; later versions send none. Failures after the barrier mean only that
-     * the peer has gone, which it is entitled to do.
+     * {@code ctx_close_connection}: a last barrier, then over TCP "done\0" (5 bytes), then close. perftest 6.06
+     * writes its own "done" and closes without reading ours; later versions send none; with rdma_cm none is sent.
+     * Failures after the barrier mean only that the peer has gone, which it is entitled to do.
      *
      * @return true if the peer's "done" arrived, false if it closed without one.
      * @throws OobException if the barrier fails or the peer sent something other than "done\0".
      */
     public boolean close() throws OobException
     {
-        return close(channel.context().ioTimeoutNs());
+        return close(channel.ioTimeoutNs());
     }
 
     /**
@@ -316,25 +370,7 @@ public final class PerftestExchange
         {
             sync(timeoutNs);
             state = State.CLOSED;
-            try
-            {
-                channel.write(PingpongExchange.DONE, "\"done\"");
-            }
-            catch (final OobException peerGone)
-            {
-                return false;
-            }
-            final byte[] done = new byte[PingpongExchange.DONE.length];
-            final int got = channel.readUpToClose(done, "\"done\" from the perftest peer");
-            if (0 == got)
-            {
-                return false;
-            }
-            if (got != done.length || !Arrays.equals(done, PingpongExchange.DONE))
-            {
-                throw WireText.malformed(Arrays.copyOf(done, got), "\"done\" message", "expected \"done\\0\"");
-            }
-            return true;
+            return channel.finishClose();
         }
         finally
         {
@@ -355,6 +391,12 @@ public final class PerftestExchange
 
     private PerftestDest handShake(final PerftestDest local, final long timeoutNs) throws OobException
     {
+        if (channel.binaryKeys())
+        {
+            // gid_index: jrxe's rdma_cm always addresses through the IPv4-mapped GID
+            return xchg(local.encodeBinary(RoceNode.GID_INDEX_IPV4), PerftestDest.BINARY_SIZE,
+                PerftestDest.MESSAGE_NAME, timeoutNs, PerftestDest::decodeBinary);
+        }
         return xchg(local.encode(withGid), PerftestDest.messageLength(withGid), PerftestDest.MESSAGE_NAME, timeoutNs,
             msg -> PerftestDest.decode(msg, withGid));
     }
@@ -390,13 +432,13 @@ public final class PerftestExchange
     private long xchgLong(final long value, final String what) throws OobException
     {
         final byte[] mine = ByteBuffer.allocate(Long.BYTES).putLong(value).array();
-        return xchg(mine, Long.BYTES, what, channel.context().ioTimeoutNs(), b -> ByteBuffer.wrap(b).getLong());
+        return xchg(mine, Long.BYTES, what, channel.ioTimeoutNs(), b -> ByteBuffer.wrap(b).getLong());
     }
 
     private int xchgPositiveInt(final int value, final String what) throws OobException
     {
         final byte[] mine = ByteBuffer.allocate(Integer.BYTES).putInt(value).array();
-        return xchg(mine, Integer.BYTES, what, channel.context().ioTimeoutNs(), b ->
+        return xchg(mine, Integer.BYTES, what, channel.ioTimeoutNs(), b ->
         {
             final int theirs = ByteBuffer.wrap(b).getInt();
             if (theirs <= 0)

@@ -2,7 +2,10 @@
  * Out-of-band TCP exchanges that let a jrxe process connect an RC QP with the Linux interop tools while the RDMA
  * traffic itself goes over jrxe's NIC: {@code ibv_rc_pingpong} ({@link io.jrxe.ulp.oob.PingpongExchange}) and
  * perftest's {@code ib_send_bw}, {@code ib_write_bw}, {@code ib_read_bw} ({@link io.jrxe.ulp.oob.PerftestExchange},
- * driven in the tools' order by {@link io.jrxe.ulp.oob.PerftestBwSession}).
+ * driven in the tools' order by {@link io.jrxe.ulp.oob.PerftestBwSession}). perftest's exchange can also run over
+ * rdma_cm, as its {@code -R} does: {@link io.jrxe.ulp.oob.PerftestTransport} picks the socket
+ * ({@link io.jrxe.ulp.oob.PerftestTcpTransport}) or an rdma_cm connection with the data QPs connected through rdma_cm
+ * too ({@link io.jrxe.ulp.oob.PerftestCmTransport}, on {@link io.jrxe.ulp.rdmacm}).
  *
  * <h2>Versions followed</h2>
  * The versions Debian bookworm ships (the lab's guest image): rdma-core 44.0 ({@code ibverbs-utils 44.0-2}) and
@@ -15,8 +18,8 @@
  *
  * <h2>What the peer tool is assumed to run with</h2>
  * <ul>
- *   <li>The TCP exchange, not rdma_cm: no perftest {@code -R}; port {@link io.jrxe.ulp.oob.OobContext#DEFAULT_PORT}
- *       (18515) unless {@code -p} is given on both sides.</li>
+ *   <li>The TCP exchange, or rdma_cm when both sides use it (perftest {@code -R}); port
+ *       {@link io.jrxe.ulp.oob.OobContext#DEFAULT_PORT} (18515) unless {@code -p} is given on both sides.</li>
  *   <li>RoCE, so a GID: perftest picks one by itself on Ethernet (or {@code -x}); ibv_rc_pingpong needs
  *       {@code -g <index>} of the IPv4 RoCE v2 GID.</li>
  *   <li>perftest: RC ({@code -c RC}, the default), one-way ({@code -b} not supported by the session driver), fixed

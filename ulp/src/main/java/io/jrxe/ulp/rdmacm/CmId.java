@@ -723,11 +723,13 @@ public final class CmId
      * ESTABLISHED when connected (CONNECT_RESPONSE first for an id without a QP), else REJECTED, UNREACHABLE or
      * CONNECT_ERROR.
      *
-     * @param param responder resources, initiator depth, retry counts, private data (56 bytes; 180 for UD)
+     * @param param responder resources, initiator depth, retry counts, private data (56 bytes; 180 for UD); null
+     *              for librdmacm's defaults: the device's maximum responder resources and initiator depth, retry 7,
+     *              RNR retry 7
      */
     public void connect(final ConnParam param)
     {
-        final ConnParam p = null == param ? new ConnParam() : param;
+        final ConnParam p = null == param ? defaultConnectParam() : param;
         final byte[] data;
         final int sgid = RoceNode.GID_INDEX_IPV4;
         synchronized (this)
@@ -1259,7 +1261,8 @@ public final class CmId
                 {
                     final int status = event.status();
                     throw new RdmaCmException(status < 0 ? -status : errnoOf(event.type()), event.type().str() +
-                        (status != 0 ? " (status " + status + ")" : "") + " while waiting for " + expected.str());
+                        (status != 0 ? " (status " + status + ")" : "") + " while waiting for " + expected.str(),
+                        event.type(), status);
                 }
             }
         }
@@ -1354,6 +1357,13 @@ public final class CmId
             .responderResources(Math.min(req.responderResources(), device.queryDevice().maxQpRdAtom()))
             .initiatorDepth(Math.min(req.initiatorDepth(), device.queryDevice().maxQpInitRdAtom()))
             .retryCount(7).rnrRetryCount(7);
+    }
+
+    private ConnParam defaultConnectParam()
+    {
+        // librdmacm rdma_connect(NULL): the device's maxima (RDMA_MAX_RESP_RES / RDMA_MAX_INIT_DEPTH), retry 7, rnr 7
+        return new ConnParam().responderResources(Math.min(255, device.queryDevice().maxQpRdAtom()))
+            .initiatorDepth(Math.min(255, device.queryDevice().maxQpInitRdAtom())).retryCount(7).rnrRetryCount(7);
     }
 
     private static void checkPrivateData(final ConnParam p, final int max, final String call)

@@ -32,7 +32,10 @@ final class QpTransitions
     {
         final QpAttr attr = new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(RxeDevice.PORT)
             .qpAccessFlags(access);
-        device.modifyQp(qp, attr, QpAttrMask.STATE | QpStateTable.required(qp.type(), qp.state(), QpState.INIT));
+        // INIT -> INIT (connect/accept) has these as optional attributes, so naming only the required ones would drop
+        // the access flags there and leave the responder refusing RDMA WRITE/READ
+        final int mask = QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.ACCESS_FLAGS;
+        device.modifyQp(qp, attr, mask | QpStateTable.required(qp.type(), qp.state(), QpState.INIT));
     }
 
     static int access(final int responderResources)

@@ -3,6 +3,8 @@ package io.jrxe.ulp.rdmacm;
 import io.jrxe.net.NetStack;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.Errno;
+import io.jrxe.rxe.verbs.ProtectionDomain;
+import io.jrxe.rxe.verbs.QpInitAttr;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.ulp.cm.CmCounters;
@@ -10,6 +12,7 @@ import io.jrxe.ulp.cm.CmCountersFile;
 import io.jrxe.ulp.cm.CmService;
 import org.agrona.concurrent.NanoClock;
 
+import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -35,6 +38,9 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class RdmaCm implements AutoCloseable
 {
+    /** How long {@link #createEp} gives address and route resolution, each: librdmacm's 2000 ms. */
+    public static final int EP_RESOLVE_TIMEOUT_MS = 2000;
+
     /** Settings. */
     public static final class Context
     {
@@ -160,6 +166,84 @@ public final class RdmaCm implements AutoCloseable
         final CmId id = new CmId(this, channel, context, ps, qpType);
         ids.add(id);
         return id;
+    }
+
+    /**
+     * {@code rdma_getaddrinfo}: the address an id for {@code node} and {@code service} should use (see
+     * {@link AddrInfo}). Names are looked up with the JVM's resolver; the service must be a port number.
+     * <pre>
+     *   server: getAddrInfo(null, "7471", new AddrInfo().flags(AddrInfo.PASSIVE))  -> src 0.0.0.0:7471, TCP, RC
+     *   client: getAddrInfo("10.9.0.1", "7471", null)                            -> dst 10.9.0.1:7471, TCP, RC
+     * </pre>
+     *
+     * @param node a host name or IPv4 address, or null (passive: the wildcard; active: 127.0.0.1)
+     * @param service a port number, or null for 0
+     * @param hints flags, port space, QP type, source address; or null
+     * @return the answer
+     * @throws RdmaCmException EINVAL for nothing to resolve or a service that is not a number, ENOENT for an
+     *     unknown name, EADDRNOTAVAIL for a name without an IPv4 address
+     */
+    public static AddrInfo getAddrInfo(final String node, final String service, final AddrInfo hints)
+    {
+        return AddrInfo.resolve(node, service, hints);
+    }
+
+    /**
+     * {@code rdma_create_ep}: a synchronous id (no event channel; calls block until their event) for an
+     * {@link AddrInfo}. Passive: the id is bound to the source address, and {@code pd}/{@code init} are kept for the
+     * QP each {@link CmId#getRequest()} makes; call {@link CmId#listen} next. Active: the address and the route are
+     * resolved (2 s each, as librdmacm) and, with {@code init}, the QP is made (its capabilities come back in
+     * {@code init.cap()}); call {@link CmId#connect} next. {@link CmId#destroy()} is {@code rdma_destroy_ep}.
+     *
+     * @param res from {@link #getAddrInfo}
+     * @param pd the PD, or null for the id's own
+     * @param init the QP's attributes (its type is set to {@code res}'s), or null for no QP
+     * @return the id
+     * @throws RdmaCmException as the calls it makes; the id is destroyed again
+     */
+    public CmId createEp(final AddrInfo res, final ProtectionDomain pd, final QpInitAttr init)
+    {
+        final CmId id = createId(null, null, res.portSpace(), res.qpType());
+        try
+        {
+            if (res.isPassive())
+            {
+                id.bindAddr(null == res.srcAddr() ? new InetSocketAddress(0) : res.srcAddr());
+                if (null != init)
+                {
+                    id.requestQpAttributes(pd, init.qpType(res.qpType()));
+                }
+                return id;
+            }
+            id.resolveAddr(res.srcAddr(), res.dstAddr(), EP_RESOLVE_TIMEOUT_MS);
+            id.resolveRoute(EP_RESOLVE_TIMEOUT_MS);
+            if (null != init)
+            {
+                id.createQp(pd, init.qpType(res.qpType()));
+            }
+            return id;
+        }
+        catch (final RuntimeException e)
+        {
+            // an interrupted call (EINTR) leaves the flag set; destroy must still wait for the CM thread
+            final boolean interrupted = Thread.interrupted();
+            try
+            {
+                id.destroy();
+            }
+            catch (final RuntimeException d)
+            {
+                e.addSuppressed(d);
+            }
+            finally
+            {
+                if (interrupted)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            throw e;
+        }
     }
 
     /** @return the node */

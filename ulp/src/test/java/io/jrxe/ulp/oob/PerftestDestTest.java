@@ -93,6 +93,50 @@ class PerftestDestTest
         assertTrue(ipv6.gidCompatible(new PerftestDest(0, 1, 2, 2, 2, 2, 0, new byte[16])));
     }
 
+    @Test
+    void encodesTheBinaryStructOfRdmaCmModeBigEndian()
+    {
+        // rdma_write_keys with HAVE_ENDIAN: struct pingpong_dest, every field htobe32/htobe64, 4 bytes of padding
+        final byte[] expected = hex("0000beef" + "00000080" + "00ffffff" + "00abcdef" + "deadbeef" + "00000000" +
+            "ffff800012345000" + "00000000000000000000ffff0a000002" + "0000cafe" + "00000003");
+        assertEquals(PerftestDest.BINARY_SIZE, expected.length);
+        assertArrayEquals(expected, SERVER.encodeBinary(3));
+    }
+
+    @Test
+    void decodesTheBinaryStructIgnoringPaddingAndGidIndex() throws OobException
+    {
+        final byte[] msg = SERVER.encodeBinary(1);
+        for (final int garbage : new int[]{20, 21, 22, 23, 52, 53, 54, 55})
+        {
+            msg[garbage] = (byte)0xA5; // rdma_write_keys leaves the pad as it was on the stack
+        }
+        assertEquals(SERVER, PerftestDest.decodeBinary(msg));
+        assertEquals(CLIENT, PerftestDest.decodeBinary(CLIENT.encodeBinary(1)));
+    }
+
+    @Test
+    void rejectsBinaryMessagesOfAnotherLengthOrOutOfRange()
+    {
+        final OobException shortMsg = assertThrows(OobException.class,
+            () -> PerftestDest.decodeBinary(new byte[PerftestDest.BINARY_SIZE - 1]));
+        assertTrue(shortMsg.getMessage().contains("expected 56"), shortMsg.getMessage());
+        final byte[] bigQpn = CLIENT.encodeBinary(1);
+        bigQpn[8] = 1; // qpn 0x01000011: more than 24 bits
+        final OobException range = assertThrows(OobException.class, () -> PerftestDest.decodeBinary(bigQpn));
+        assertTrue(range.getMessage().contains("qpn out of range"), range.getMessage());
+    }
+
+    static byte[] hex(final String text)
+    {
+        final byte[] b = new byte[text.length() / 2];
+        for (int i = 0; i < b.length; i++)
+        {
+            b[i] = (byte)Integer.parseInt(text.substring(2 * i, 2 * i + 2), 16);
+        }
+        return b;
+    }
+
     private static void assertMalformed(final String msg, final String hint)
     {
         final OobException ex = assertThrows(OobException.class, () -> PerftestDest.decode(ascii(msg), true));
