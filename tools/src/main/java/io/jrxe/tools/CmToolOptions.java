@@ -1,6 +1,5 @@
 package io.jrxe.tools;
 
-import io.jrxe.rxe.node.PciNode;
 import io.jrxe.ulp.cmapps.CmEventFailure;
 import io.jrxe.ulp.cmapps.CmTestResult;
 import io.jrxe.ulp.cmapps.CmTestSettings;
@@ -80,16 +79,7 @@ final class CmToolOptions
     /** Opens the VFIO node, starts its engine and connection manager, runs {@code test} on them. */
     int runOnNode(final NodeOptions nodeOptions, final ToIntFunction<RdmaCm> test)
     {
-        try (PciNode pci = new PciNode(nodeOptions.toContext(idle.create())))
-        {
-            pci.node().start();
-            try (RdmaCm cm = RdmaCm.open(pci.node()))
-            {
-                final int status = test.applyAsInt(cm);
-                linger();
-                return status;
-            }
-        }
+        return CmAppRunner.onNode(nodeOptions, idle, test);
     }
 
     /**
@@ -110,8 +100,7 @@ final class CmToolOptions
         }
         catch (final CmEventFailure e)
         {
-            out.println("JRXE-CM-EVENT " + e.type().name() + " status=" + e.status());
-            out.flush();
+            CmAppRunner.printEvent(out, e);
             return 1;
         }
         out.println(tag + " role=" + r.role() + " connections=" + r.connections() + " messages=" + r.messages() +
@@ -166,19 +155,6 @@ final class CmToolOptions
         catch (final UnknownHostException e)
         {
             throw new IllegalArgumentException(option + " " + text + ": unknown host");
-        }
-    }
-
-    /** Not synchronisation: a grace period for the engine thread to transmit what the CM queued last. */
-    private static void linger()
-    {
-        try
-        {
-            Thread.sleep(LINGER_MS);
-        }
-        catch (final InterruptedException e)
-        {
-            Thread.currentThread().interrupt();
         }
     }
 }

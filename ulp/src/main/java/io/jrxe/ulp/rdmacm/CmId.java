@@ -1158,10 +1158,6 @@ public final class CmId
         {
             established = null;
             requestParam = param;
-            if (!listenId.sync)
-            {
-                unacked++;
-            }
             event = new CmEvent(CmEventType.CONNECT_REQUEST, 0, this, listenId, param, 0, null);
         }
         listenId.channel().deliver(event);
@@ -1216,13 +1212,25 @@ public final class CmId
             {
                 return;
             }
-            if (!sync)
-            {
-                unacked++;
-            }
             ch = channel;
         }
         ch.deliver(new CmEvent(type, status, this, listenId, param, qk, ah));
+    }
+
+    /**
+     * An event of this id is handed to the application ({@code rdma_get_cm_event}): from now on it must be
+     * acknowledged before the id can be destroyed or migrated. Events still queued for a destroyed id are dropped.
+     *
+     * @return false to drop the event
+     */
+    synchronized boolean eventReported()
+    {
+        if (State.DESTROYING == state)
+        {
+            return false;
+        }
+        unacked++;
+        return true;
     }
 
     synchronized void eventAcked()

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Where CM events are delivered ({@code struct rdma_event_channel}). The CM thread produces, any number of
  * application threads consume: {@link #getEvent()} blocks, {@link #getEvent(long, TimeUnit)} blocks with a
- * timeout, {@link #pollEvent()} does not block. Every event must be acknowledged with {@link #ackEvent}.
+ * timeout, {@link #pollEvent()} does not block. Every event handed out must be acknowledged with {@link #ackEvent}
+ * before its id is destroyed; events still queued for an id that is destroyed are dropped, as librdmacm's are.
  */
 public final class EventChannel implements AutoCloseable
 {
@@ -27,7 +28,14 @@ public final class EventChannel implements AutoCloseable
      */
     public CmEvent getEvent() throws InterruptedException
     {
-        return events.take();
+        while (true)
+        {
+            final CmEvent event = events.take();
+            if (event.id().eventReported())
+            {
+                return event;
+            }
+        }
     }
 
     /**
@@ -40,7 +48,15 @@ public final class EventChannel implements AutoCloseable
      */
     public CmEvent getEvent(final long timeout, final TimeUnit unit) throws InterruptedException
     {
-        return events.poll(timeout, unit);
+        final long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (true)
+        {
+            final CmEvent event = events.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (null == event || event.id().eventReported())
+            {
+                return event;
+            }
+        }
     }
 
     /**
@@ -50,7 +66,15 @@ public final class EventChannel implements AutoCloseable
      */
     public CmEvent pollEvent()
     {
-        return events.poll();
+        CmEvent event;
+        while (null != (event = events.poll()))
+        {
+            if (event.id().eventReported())
+            {
+                return event;
+            }
+        }
+        return null;
     }
 
     /**

@@ -179,4 +179,24 @@ class RdmaCmConnectTest
         second.destroy();
         udp.destroy();
     }
+
+    @Test
+    void shouldRefuseToDestroyAnIdWithAnEventHandedOutButNotAcknowledged()
+    {
+        final CmId id = cm.a.createId(chA, null, PortSpace.TCP);
+        id.resolveAddr(null, CmPair.address(NodePair.IP_B, PORT), 2000);
+        cm.runUntil(() -> chA.pending() > 0, CmPair.SECOND, "ADDR_RESOLVED");
+        final CmEvent event = chA.pollEvent();
+        assertEquals(CmEventType.ADDR_RESOLVED, event.type());
+        assertEquals(16, assertThrows(RdmaCmException.class, id::destroy).errno(), "EBUSY: rdma_destroy_id waits");
+        assertEquals(0, chA.ackEvent(event));
+        assertEquals(-22, chA.ackEvent(event), "acknowledged twice");
+
+        // an event still queued (never handed out) does not hold the id: it is dropped with it
+        id.resolveRoute(2000);
+        cm.runUntil(() -> chA.pending() > 0, CmPair.SECOND, "ROUTE_RESOLVED");
+        id.destroy();
+        assertEquals(null, chA.pollEvent());
+        assertEquals(0, cm.a.idCount());
+    }
 }
