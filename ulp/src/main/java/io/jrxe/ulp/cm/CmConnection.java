@@ -11,6 +11,11 @@ import io.jrxe.rxe.verbs.QpType;
  * <p>
  * Parameters use the wire's encodings: MTU as the IB enum (1 = 256 .. 5 = 4096), timeouts as the 5-bit
  * exponent t of 4.096 µs · 2^t, PSNs and QPNs as 24-bit values, GIDs as two big-endian longs.
+ * <p>
+ * Starting PSNs follow Linux cm.c, the peer that matters: the Starting PSN a side puts in its REQ or REP is the
+ * PSN it expects to <em>receive</em> first (cm.c keeps it as its {@code rq_psn}; the other side sends from it,
+ * {@code sq_psn}). So {@link #startingPsn()} is our receive queue's first PSN and {@link #remoteStartingPsn()}
+ * our send queue's.
  */
 public final class CmConnection
 {
@@ -165,7 +170,7 @@ public final class CmConnection
      *
      * @param type RC, UC or UD
      * @param qpn our QPN
-     * @param psn our starting PSN
+     * @param psn our starting PSN: the first PSN we expect to receive
      * @param responderResources incoming RDMA READ/atomic we accept
      * @param initiatorDepth outgoing RDMA READ/atomic we issue
      * @return this

@@ -655,9 +655,12 @@ public final class CmId
             {
                 QpTransitions.init(device, qp, QpTransitions.access(rr));
                 QpTransitions.rtr(device, qp, c.remoteGidHi(), c.remoteGidLo(), RoceNode.GID_INDEX_IPV4,
-                    c.hopLimit(), c.trafficClass(), c.remoteQpn(), c.remoteStartingPsn(), mtu, rr);
-                QpTransitions.rts(device, qp, psn, ackTimeout >= 0 ? ackTimeout : c.localAckTimeout(),
-                    c.retryCount(), c.rnrRetryCount(), id);
+                    c.hopLimit(), c.trafficClass(), c.remoteQpn(), psn, mtu, rr);
+                // cm.c's convention: a Starting PSN is what its sender expects to receive (REP: psn, above);
+                // we send from the REQ's
+                final int timeout = ackTimeout >= 0 ? ackTimeout : c.localAckTimeout();
+                QpTransitions.rts(device, qp, c.remoteStartingPsn(), timeout, c.retryCount(), c.rnrRetryCount(),
+                    id);
             }
             catch (final VerbsException e)
             {
@@ -1025,10 +1028,11 @@ public final class CmId
                 final int maxDest = Math.min(c.responderResources(), c.peerInitiatorDepth());
                 final int maxRd = Math.min(c.initiatorDepth(), c.peerResponderResources());
                 QpTransitions.init(device, q, QpTransitions.access(c.responderResources()));
+                // cm.c's convention: our REQ's Starting PSN is what we expect, the REP's what the peer expects
                 QpTransitions.rtr(device, q, c.remoteGidHi(), c.remoteGidLo(), RoceNode.GID_INDEX_IPV4,
-                    c.hopLimit(), c.trafficClass(), c.remoteQpn(), c.remoteStartingPsn(), Mtu.ofCode(c.pathMtu()),
+                    c.hopLimit(), c.trafficClass(), c.remoteQpn(), c.startingPsn(), Mtu.ofCode(c.pathMtu()),
                     maxDest);
-                QpTransitions.rts(device, q, c.startingPsn(), c.localAckTimeout(), c.retryCount(),
+                QpTransitions.rts(device, q, c.remoteStartingPsn(), c.localAckTimeout(), c.retryCount(),
                     c.rnrRetryCount(), maxRd);
             }
             catch (final VerbsException e)
