@@ -43,6 +43,12 @@ class ArchitectureTest
         "io.jrxe.rxe.spi..", "io.jrxe.rxe.engine..", "io.jrxe.rxe.net..", "io.jrxe.rxe.node..", "io.jrxe.driver..",
         "io.jrxe.net..", "io.jrxe.vfio.."};
 
+    private static final String RDMA_CM_API = "io.jrxe.ulp.rdmacm";
+    /** Package prefixes an rdma_cm application must not see (the IB CM and its wire formats, the engine). */
+    private static final String[] RDMA_CM_HIDDEN = {"io.jrxe.ulp.cm.", "io.jrxe.rxe.spi.", "io.jrxe.rxe.engine."};
+    /** The one IB CM type the rdma_cm API shows: its counters, read-only. */
+    private static final Set<String> RDMA_CM_SHOWN = Set.of("io.jrxe.ulp.cm.CmCounters");
+
     private static final JavaClasses MAIN = new ClassFileImporter()
         .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
         .importPackages("io.jrxe");
@@ -175,6 +181,50 @@ class ArchitectureTest
         final List<String> details = result.getFailureReport().getDetails();
         assertTrue(details.stream().anyMatch(d -> d.contains("sendRing")), details.toString());
         assertTrue(details.stream().anyMatch(d -> d.contains("<init>")), details.toString());
+    }
+
+    @Test
+    void rdmaCmApiExposesNoCmOrEngineInternals()
+    {
+        codeUnits().that().areDeclaredInClassesThat().resideInAPackage(RDMA_CM_API)
+            .and().areDeclaredInClassesThat().arePublic()
+            .and().arePublic()
+            .should(mentionNoneOf(RDMA_CM_HIDDEN))
+            .because("an rdma_cm application must not reach the IB CM's connections or the engine (only the CM's " +
+                "read-only counters are shown)")
+            .check(MAIN);
+        noClasses().that().resideInAPackage("io.jrxe.ulp.cm..")
+            .should().dependOnClassesThat().resideInAPackage(RDMA_CM_API)
+            .because("the IB CM is the layer under rdma_cm")
+            .check(MAIN);
+    }
+
+    private static ArchCondition<JavaCodeUnit> mentionNoneOf(final String[] packages)
+    {
+        return new ArchCondition<>("mention no type of " + String.join(", ", packages))
+        {
+            @Override
+            public void check(final JavaCodeUnit unit, final ConditionEvents events)
+            {
+                final List<JavaType> types = new ArrayList<>(unit.getParameterTypes());
+                types.add(unit.getReturnType());
+                for (final JavaType type : types)
+                {
+                    for (final JavaClass raw : type.getAllInvolvedRawTypes())
+                    {
+                        for (final String pkg : packages)
+                        {
+                            if ((raw.getPackageName() + ".").startsWith(pkg) &&
+                                !RDMA_CM_SHOWN.contains(raw.getName()))
+                            {
+                                events.add(SimpleConditionEvent.violated(unit, unit.getFullName() + " mentions " +
+                                    raw.getName()));
+                            }
+                        }
+                    }
+                }
+            }
+        };
     }
 
     private static ArchCondition<JavaCodeUnit> mentionNoProviderType()

@@ -71,8 +71,28 @@ public final class RdmaCm implements AutoCloseable
             return this;
         }
 
-        /** @return the IB CM's settings (timeouts, retries) */
-        public CmService.Context cm()
+        /**
+         * The IB CM's timing, as exponents of 4.096 µs · 2^t (defaults: the kernel rdma_cm's values).
+         *
+         * @param cmResponseTimeout our CM response time, asked of the peer too (CMA_CM_RESPONSE_TIMEOUT, 20)
+         * @param packetLifetime the path's packet lifetime (CMA_IBOE_PACKET_LIFETIME, 16)
+         * @param maxCmRetries retransmissions of an unanswered MAD (CMA_MAX_CM_RETRIES, 15)
+         * @return this
+         */
+        public Context cmTiming(final int cmResponseTimeout, final int packetLifetime, final int maxCmRetries)
+        {
+            if (cmResponseTimeout < 0 || cmResponseTimeout > 31 || packetLifetime < 0 || packetLifetime > 30 ||
+                maxCmRetries < 0 || maxCmRetries > 15)
+            {
+                throw new IllegalArgumentException("CM timing: timeouts are 5-bit exponents and MaxCMRetries has 4 " +
+                    "bits; got " + cmResponseTimeout + ", " + packetLifetime + ", " + maxCmRetries);
+            }
+            cm.cmResponseTimeout(cmResponseTimeout).packetLifetime(packetLifetime).maxCmRetries(maxCmRetries);
+            return this;
+        }
+
+        /** @return the IB CM's settings */
+        CmService.Context cm()
         {
             return cm;
         }

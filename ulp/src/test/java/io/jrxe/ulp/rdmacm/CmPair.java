@@ -6,7 +6,6 @@ import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.NodePairContext;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.WorkCompletion;
-import io.jrxe.ulp.cm.CmService;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,10 +47,8 @@ final class CmPair implements AutoCloseable
 
     static RdmaCm.Context context(final ManualClock clock)
     {
-        final RdmaCm.Context ctx = new RdmaCm.Context().callerDrives(true).clock(clock);
-        final CmService.Context cm = ctx.cm();
-        cm.cmResponseTimeout(RESPONSE_TIMEOUT).packetLifetime(PACKET_LIFETIME).maxCmRetries(MAX_RETRIES);
-        return ctx;
+        return new RdmaCm.Context().callerDrives(true).clock(clock)
+            .cmTiming(RESPONSE_TIMEOUT, PACKET_LIFETIME, MAX_RETRIES);
     }
 
     int step()
