@@ -158,6 +158,11 @@ public final class CmService implements AutoCloseable
     {
     }
 
+    /** Key of a passive connection by the peer's QP (IBA 12.9.8.3.1: stale connection detection). */
+    private record RemoteQp(long gidHi, long gidLo, int qpn)
+    {
+    }
+
     private static final long PARK_MAX_NS = 100_000_000L;
     private static final byte[] NO_DATA = new byte[0];
 
@@ -170,6 +175,7 @@ public final class CmService implements AutoCloseable
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
     private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
+    private final Map<RemoteQp, CmConnection> byRemoteQp = new HashMap<>();
     private final Map<Long, CmHandler> listeners = new HashMap<>();
     private final long caGuid;
     private final byte[] scratch = new byte[MadHeader.MAD_SIZE];
@@ -804,6 +810,7 @@ public final class CmService implements AutoCloseable
         conn.ah = port.createAhFromWc(wc, buffer, slot);
         conn.state = CmState.REQ_RCVD;
         byRemoteId.put(remote, conn);
+        byRemoteQp.put(new RemoteQp(conn.remoteGidHi, conn.remoteGidLo, conn.remoteQpn), conn);
         // a consumer slower than half the peer's response time gets an MRA sent for it (cma.c sends one for
         // every user-space REQ); it then has the MRA's service timeout to answer
         final long mraAfter = timeoutNs(conn.remoteCmResponseTimeout) / 2;
@@ -834,16 +841,10 @@ public final class CmService implements AutoCloseable
 
     private boolean isStale(final ReqMessage request)
     {
-        for (final CmConnection c : byLocalId.values())
-        {
-            if (c.passive && c.remoteQpn == request.localQpn() && c.remoteGidHi == request.primaryLocalGidHi() &&
-                c.remoteGidLo == request.primaryLocalGidLo() &&
-                (CmState.ESTABLISHED == c.state || CmState.DREQ_SENT == c.state || CmState.DREQ_RCVD == c.state))
-            {
-                return true;
-            }
-        }
-        return false;
+        final CmConnection c = byRemoteQp.get(
+            new RemoteQp(request.primaryLocalGidHi(), request.primaryLocalGidLo(), request.localQpn()));
+        return null != c &&
+            (CmState.ESTABLISHED == c.state || CmState.DREQ_SENT == c.state || CmState.DREQ_RCVD == c.state);
     }
 
     private void onRep(final UnsafeBuffer buffer, final int slot, final WorkCompletion wc)
@@ -1261,6 +1262,10 @@ public final class CmService implements AutoCloseable
         conn.state = state;
         byLocalId.remove(conn.localCommId, conn);
         byRemoteId.remove(new RemoteId(conn.remoteCaGuid, conn.remoteCommId), conn);
+        if (conn.passive)
+        {
+            byRemoteQp.remove(new RemoteQp(conn.remoteGidHi, conn.remoteGidLo, conn.remoteQpn), conn);
+        }
         if (null != conn.ah)
         {
             device.destroyAh(conn.ah);
