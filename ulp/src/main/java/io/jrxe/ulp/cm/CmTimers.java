@@ -14,7 +14,7 @@ final class CmTimers
     {
         private final long deadlineNs;
         private final long sequence;
-        private final Runnable task;
+        private Runnable task;
         private boolean cancelled;
 
         Timer(final long deadlineNs, final long sequence, final Runnable task)
@@ -24,10 +24,14 @@ final class CmTimers
             this.task = task;
         }
 
-        /** Stop the timer; harmless when it has fired already. */
+        /**
+         * Stop the timer; harmless when it has fired already. The task is dropped at once: a cancelled timer waits
+         * in the queue until its deadline, and must not keep a whole connection (its MADs, AH, QP) alive that long.
+         */
         void cancel()
         {
             cancelled = true;
+            task = null;
         }
 
         long deadlineNs()
@@ -73,8 +77,9 @@ final class CmTimers
             queue.poll();
             if (!head.cancelled)
             {
-                head.cancelled = true;
-                head.task.run();
+                final Runnable task = head.task;
+                head.cancel();
+                task.run();
                 fired++;
             }
         }
