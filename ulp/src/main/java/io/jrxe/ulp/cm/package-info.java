@@ -6,6 +6,7 @@
  *   CmService (one per device, one thread)
  *     ├── MadPort: QP1 (GSI), receive slots [GRH 40 | MAD 256], send slots [MAD 256],
  *     │            UD SENDs to QPN 1 with Q_Key 0x80010000
+ *     ├── CmReceiver: each received MAD checked and dispatched (cm.c's handlers, one counted reason per drop)
  *     ├── connections by local comm ID and by (peer CA GUID, peer comm ID); listeners by service ID
  *     ├── CmTimers: retransmission after each CM timeout (2 packet lifetimes + the peer's response time),
  *     │             MaxCMRetries, MRA extensions, time-wait, on the injected clock
