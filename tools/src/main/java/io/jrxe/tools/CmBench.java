@@ -3,6 +3,7 @@ package io.jrxe.tools;
 import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.NodePairContext;
 import io.jrxe.ulp.cm.CmCounters;
+import io.jrxe.ulp.cm.mad.CmAttributes;
 import io.jrxe.ulp.cmapps.ConnectionRate;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import picocli.CommandLine.Command;
@@ -56,11 +57,16 @@ final class CmBench implements Callable<Integer>
             final double[] measured = new double[rounds];
             for (int i = 0; i < warmup + rounds; i++)
             {
+                final long reqsBefore = a.counters().get(CmCounters.Group.CM_TX_MSGS, CmAttributes.REQ);
+                final long rtusBefore = b.counters().get(CmCounters.Group.CM_RX_MSGS, CmAttributes.RTU);
                 final ConnectionRate.Result r = rate.run(connections, window);
                 final boolean warm = i < warmup;
+                // every connection of the round went through the wire: one REQ out of A, one RTU into B
                 System.out.printf(Locale.ROOT, "%s round %d: %d connections set up in %.3f s = %.0f conn/s, " +
-                    "torn down in %.3f s%n", warm ? "warm-up" : "measured", i + 1, r.connections(),
-                    r.setupNs() / 1e9, r.perSecond(), r.teardownNs() / 1e9);
+                    "torn down in %.3f s (REQs sent %d, RTUs received %d)%n", warm ? "warm-up" : "measured", i + 1,
+                    r.connections(), r.setupNs() / 1e9, r.perSecond(), r.teardownNs() / 1e9,
+                    a.counters().get(CmCounters.Group.CM_TX_MSGS, CmAttributes.REQ) - reqsBefore,
+                    b.counters().get(CmCounters.Group.CM_RX_MSGS, CmAttributes.RTU) - rtusBefore);
                 if (!warm)
                 {
                     measured[i - warmup] = r.perSecond();
