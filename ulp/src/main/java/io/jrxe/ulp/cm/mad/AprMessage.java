@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * AlternatePathResponse (APR), IBA Table 116: answers a LAP, attribute 0x001A. AP Status codes are the
  * {@code AP_STATUS_*} constants (IBA Table 117). Offsets are from the start of the MAD's data area.
@@ -21,7 +19,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class AprMessage extends CmMessage
+public final class AprMessage extends CmMessage<AprMessage>
 {
     /** AttributeID of an APR. */
     public static final int ATTRIBUTE_ID = CmAttributes.APR;
@@ -63,64 +61,10 @@ public final class AprMessage extends CmMessage
     /** Size of the AdditionalInfo field in bytes. */
     public static final int ADDITIONAL_INFO_LENGTH = 72;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public AprMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates an APR flyweight over no buffer yet: {@link #wrap} it before use. */
+    public AprMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts an APR: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public AprMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public AprMessage localCommId(final int localCommId)
-    {
-        super.localCommId(localCommId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public AprMessage remoteCommId(final int remoteCommId)
-    {
-        super.remoteCommId(remoteCommId);
-        return this;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return Additional Info Length (8 bits): bytes of AdditionalInfo in use */

@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * ClassPortInfo, IBA 13.4.8.1: attribute 0x0001 of every management class, here the CM's, 72 bytes at the start of
  * the MAD's data area (offsets below are from there). A CM answers Get(ClassPortInfo) with GetResp; jrxe fills the
@@ -43,7 +41,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class ClassPortInfo extends CmMessage
+public final class ClassPortInfo extends CmMessage<ClassPortInfo>
 {
     /** AttributeID of ClassPortInfo. */
     public static final int ATTRIBUTE_ID = CmAttributes.CLASS_PORT_INFO;
@@ -54,32 +52,10 @@ public final class ClassPortInfo extends CmMessage
     /** ClassPortInfo has no PrivateData. */
     public static final int PRIVATE_DATA_LENGTH = 0;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public ClassPortInfo wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates a ClassPortInfo flyweight over no buffer yet: {@link #wrap} it before use. */
+    public ClassPortInfo()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return BaseVersion (8 bits): the highest MAD base version supported, 1 */
@@ -160,6 +136,20 @@ public final class ClassPortInfo extends CmMessage
     {
         bloc(7, 3, 5, respTimeValue);
         return this;
+    }
+
+    /**
+     * ClassPortInfo is never sent: a CM returns it in the GetResp to a Get, whose header the caller writes with
+     * {@link MadHeader#initCm}.
+     *
+     * @param transactionId ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public ClassPortInfo init(final long transactionId)
+    {
+        throw new UnsupportedOperationException("ClassPortInfo is not sent: it answers a Get with a GetResp");
     }
 
     /**

@@ -11,26 +11,52 @@ import static io.jrxe.ulp.cm.mad.MadHeader.DATA_OFFSET;
  * wrapped per message and never allocated per message. Field offsets in the subclasses are from the start of the
  * data area, as in IBA Tables 106-120 and Linux {@code include/rdma/ibta_vol1_c12.h}.
  * <p>
+ * The type parameter is the message's own class ({@code final class MraMessage extends CmMessage<MraMessage>}):
+ * {@link #wrap}, {@link #init} and the comm-ID setters are written once here and return that class, so chains such
+ * as {@code rej.init(tid).localCommId(1).remoteCommId(2).reason(8)} reach the message's own setters. Each message
+ * passes its AttributeID and where its PrivateData lies to the constructor.
+ * <p>
  * LocalCommID and RemoteCommID, at data offsets 0 and 4 of MRA, REJ, REP, RTU, DREQ, DREP, LAP and APR, are read
- * and written here; each of those messages narrows the setters' return type. A message without the field (REQ has
- * no RemoteCommID; SIDR_REQ, SIDR_REP and ClassPortInfo have neither) reads it as 0 and refuses to write it with
- * {@link UnsupportedOperationException}, so that code dispatching on any {@code CmMessage} cannot clobber another
- * field.
+ * and written here. A message without the field (REQ has no RemoteCommID; SIDR_REQ, SIDR_REP and ClassPortInfo
+ * have neither) reads it as 0 and refuses to write it with {@link UnsupportedOperationException}, so that code
+ * dispatching on any {@code CmMessage} cannot clobber another field.
  * <p>
  * Setters mask their value to the field's width and leave the other bits of a shared byte or word alone. Not thread
  * safe: one flyweight per owner thread.
+ *
+ * @param <T> the message's own class, returned by the setters for chaining
  */
-public abstract class CmMessage
+public abstract class CmMessage<T extends CmMessage<T>>
 {
     static final int LOCAL_COMM_ID = 0;
     static final int REMOTE_COMM_ID = 4;
 
     private final MadHeader header = new MadHeader();
+    private final int attributeId;
+    private final int privateDataOffset;
+    private final int privateDataLength;
     MutableDirectBuffer buffer;
     int offset;
 
-    CmMessage()
+    /**
+     * Only the messages of this package extend this class, each with itself as {@code T}.
+     *
+     * @param attributeId       AttributeID written by {@link #init}
+     * @param privateDataOffset offset of the PrivateData field from the start of the data area
+     * @param privateDataLength size of the PrivateData field in bytes
+     */
+    CmMessage(final int attributeId, final int privateDataOffset, final int privateDataLength)
     {
+        this.attributeId = attributeId;
+        this.privateDataOffset = privateDataOffset;
+        this.privateDataLength = privateDataLength;
+    }
+
+    /** @return this message as its own class, for the setters' chaining */
+    @SuppressWarnings("unchecked")
+    final T self()
+    {
+        return (T)this; // safe: the constructor is package-private and every subclass here passes itself as T
     }
 
     /**
@@ -40,12 +66,25 @@ public abstract class CmMessage
      * @param madOffset offset of the MAD's first byte (its common header)
      * @return this for chaining
      */
-    public CmMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    public final T wrap(final MutableDirectBuffer buffer, final int madOffset)
     {
         this.buffer = buffer;
         this.offset = madOffset;
         header.wrap(buffer, madOffset);
-        return this;
+        return self();
+    }
+
+    /**
+     * Starts the message: zeroes the MAD and writes a Send header with this message's AttributeID and
+     * {@code transactionId}.
+     *
+     * @param transactionId transaction ID of the MAD
+     * @return this for chaining
+     */
+    public T init(final long transactionId)
+    {
+        header.initCm(MadHeader.METHOD_SEND, attributeId, transactionId);
+        return self();
     }
 
     /**
@@ -83,10 +122,10 @@ public abstract class CmMessage
      * @return this for chaining
      * @throws UnsupportedOperationException for a message without the field
      */
-    public CmMessage localCommId(final int localCommId)
+    public T localCommId(final int localCommId)
     {
         field32(LOCAL_COMM_ID, 32, localCommId);
-        return this;
+        return self();
     }
 
     /** @return RemoteCommID (data offset 4), or 0 for a message without it */
@@ -100,21 +139,27 @@ public abstract class CmMessage
      * @return this for chaining
      * @throws UnsupportedOperationException for a message without the field
      */
-    public CmMessage remoteCommId(final int remoteCommId)
+    public T remoteCommId(final int remoteCommId)
     {
         field32(REMOTE_COMM_ID, 32, remoteCommId);
-        return this;
+        return self();
     }
 
     /**
      * @return offset of the PrivateData field from the start of the data area
      */
-    public abstract int privateDataOffset();
+    public final int privateDataOffset()
+    {
+        return privateDataOffset;
+    }
 
     /**
      * @return the size of the PrivateData field, the most a message can carry
      */
-    public abstract int privateDataLength();
+    public final int privateDataLength()
+    {
+        return privateDataLength;
+    }
 
     /**
      * @return index of the PrivateData field's first byte in {@link #buffer()}, e.g. to wrap a {@link CmaHeader}

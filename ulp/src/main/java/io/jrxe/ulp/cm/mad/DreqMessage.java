@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * DisconnectRequest (DREQ), IBA Table 112: starts closing a connection, attribute 0x0015. Offsets are from the
  * start of the MAD's data area.
@@ -19,7 +17,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class DreqMessage extends CmMessage
+public final class DreqMessage extends CmMessage<DreqMessage>
 {
     /** AttributeID of a DREQ. */
     public static final int ATTRIBUTE_ID = CmAttributes.DREQ;
@@ -28,64 +26,10 @@ public final class DreqMessage extends CmMessage
     /** Size of PrivateData in bytes. */
     public static final int PRIVATE_DATA_LENGTH = 220;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public DreqMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates a DREQ flyweight over no buffer yet: {@link #wrap} it before use. */
+    public DreqMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts a DREQ: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public DreqMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public DreqMessage localCommId(final int localCommId)
-    {
-        super.localCommId(localCommId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public DreqMessage remoteCommId(final int remoteCommId)
-    {
-        super.remoteCommId(remoteCommId);
-        return this;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return Remote QPN/EECN (24 bits): the receiver's QP */

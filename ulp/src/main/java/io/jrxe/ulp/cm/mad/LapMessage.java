@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * LoadAlternatePath (LAP), IBA Table 115: offers a new alternate path for an established connection, attribute
  * 0x0019. Only the connection identification has accessors: jrxe answers a LAP with an APR refusing it. Offsets are
@@ -40,7 +38,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class LapMessage extends CmMessage
+public final class LapMessage extends CmMessage<LapMessage>
 {
     /** AttributeID of a LAP. */
     public static final int ATTRIBUTE_ID = CmAttributes.LAP;
@@ -49,64 +47,10 @@ public final class LapMessage extends CmMessage
     /** Size of PrivateData in bytes. */
     public static final int PRIVATE_DATA_LENGTH = 168;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public LapMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates a LAP flyweight over no buffer yet: {@link #wrap} it before use. */
+    public LapMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts a LAP: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public LapMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public LapMessage localCommId(final int localCommId)
-    {
-        super.localCommId(localCommId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public LapMessage remoteCommId(final int remoteCommId)
-    {
-        super.remoteCommId(remoteCommId);
-        return this;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return Remote QPN/EECN (24 bits): the receiver's QP */

@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * MsgRcptAck (MRA), IBA Table 107: "your message arrived, the answer will take longer", attribute 0x0011. It
  * tells the sender of a REQ, REP or LAP to wait up to the Service Timeout (4.096 us * 2^value) plus its own packet life
@@ -18,7 +16,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---+-----------+---------+-----+-------------------------------+
  * </pre>
  */
-public final class MraMessage extends CmMessage
+public final class MraMessage extends CmMessage<MraMessage>
 {
     /** AttributeID of an MRA. */
     public static final int ATTRIBUTE_ID = CmAttributes.MRA;
@@ -36,64 +34,10 @@ public final class MraMessage extends CmMessage
     /** Message MRAed 2: the same code as {@link #MESSAGE_LAP}, named as in {@link RejMessage}. */
     public static final int MESSAGE_OTHER = 2;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public MraMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates an MRA flyweight over no buffer yet: {@link #wrap} it before use. */
+    public MraMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts an MRA: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public MraMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public MraMessage localCommId(final int localCommId)
-    {
-        super.localCommId(localCommId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public MraMessage remoteCommId(final int remoteCommId)
-    {
-        super.remoteCommId(remoteCommId);
-        return this;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return Message MRAed (2 bits): {@link #MESSAGE_REQ}, {@link #MESSAGE_REP} or {@link #MESSAGE_LAP} */

@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * ConnectReject (REJ), IBA Table 108: refuses a REQ or REP, or answers a message for an unknown connection,
  * attribute 0x0012. Reasons are {@link RejReason} codes; the ARI (Additional Rejection Information) depends on the
@@ -22,7 +20,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class RejMessage extends CmMessage
+public final class RejMessage extends CmMessage<RejMessage>
 {
     /** AttributeID of a REJ. */
     public static final int ATTRIBUTE_ID = CmAttributes.REJ;
@@ -42,64 +40,10 @@ public final class RejMessage extends CmMessage
     /** Size of the ARI field in bytes. */
     public static final int ARI_LENGTH = 72;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RejMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates a REJ flyweight over no buffer yet: {@link #wrap} it before use. */
+    public RejMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts a REJ: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public RejMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RejMessage localCommId(final int localCommId)
-    {
-        super.localCommId(localCommId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RejMessage remoteCommId(final int remoteCommId)
-    {
-        super.remoteCommId(remoteCommId);
-        return this;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return Message Rejected (2 bits): {@link #MESSAGE_REQ}, {@link #MESSAGE_REP} or {@link #MESSAGE_OTHER} */

@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * ConnectReply (REP), IBA Table 110: the passive side's acceptance of a REQ, attribute 0x0013. TAD is the Target
  * ACK Delay, FA Failover Accepted, E End-to-End Flow Control, S SRQ. Offsets are from the start of the MAD's data
@@ -31,7 +29,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class RepMessage extends CmMessage
+public final class RepMessage extends CmMessage<RepMessage>
 {
     /** AttributeID of a REP. */
     public static final int ATTRIBUTE_ID = CmAttributes.REP;
@@ -40,64 +38,10 @@ public final class RepMessage extends CmMessage
     /** Size of PrivateData in bytes. */
     public static final int PRIVATE_DATA_LENGTH = 196;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RepMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates a REP flyweight over no buffer yet: {@link #wrap} it before use. */
+    public RepMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts a REP: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public RepMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RepMessage localCommId(final int localCommId)
-    {
-        super.localCommId(localCommId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RepMessage remoteCommId(final int remoteCommId)
-    {
-        super.remoteCommId(remoteCommId);
-        return this;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return Local Q_Key (32 bits; UD/RD only) */

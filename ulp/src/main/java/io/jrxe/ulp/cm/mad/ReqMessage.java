@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * ConnectRequest (REQ), IBA Table 106: the active side's request to connect a QP, attribute 0x0010.
  * Offsets are from the start of the MAD's data area (add {@link MadHeader#DATA_OFFSET} for the MAD); RCmRT and
@@ -79,63 +77,10 @@ public final class ReqMessage extends ReqQpFields
     /** Extended Transport Type of XRC, with {@link #TRANSPORT_EXTENDED}. */
     public static final int EXTENDED_TRANSPORT_XRC = 1;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public ReqMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates a REQ flyweight over no buffer yet: {@link #wrap} it before use. */
+    public ReqMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts a REQ: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public ReqMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    ReqMessage self()
-    {
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public ReqMessage localCommId(final int localCommId)
-    {
-        super.localCommId(localCommId);
-        return this;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /**

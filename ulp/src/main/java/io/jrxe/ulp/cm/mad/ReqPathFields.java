@@ -5,14 +5,12 @@ package io.jrxe.ulp.cm.mad;
  * the same layout (see the diagram in {@link ReqMessage}). Split out of {@link ReqMessage} to keep files short; only
  * {@link ReqMessage} extends it. A zero alternate path (all 44 bytes) means none is offered.
  */
-abstract class ReqPathFields extends CmMessage
+abstract class ReqPathFields extends CmMessage<ReqMessage>
 {
-    ReqPathFields()
+    ReqPathFields(final int attributeId, final int privateDataOffset, final int privateDataLength)
     {
+        super(attributeId, privateDataOffset, privateDataLength);
     }
-
-    /** @return the message, for the setters' chaining */
-    abstract ReqMessage self();
 
     /** @return Primary Local Port LID (16 bits; 0xFFFF, permissive, on RoCE) */
     public int primaryLocalLid()

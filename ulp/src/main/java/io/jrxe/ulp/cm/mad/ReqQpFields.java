@@ -6,8 +6,9 @@ package io.jrxe.ulp.cm.mad;
  */
 abstract class ReqQpFields extends ReqPathFields
 {
-    ReqQpFields()
+    ReqQpFields(final int attributeId, final int privateDataOffset, final int privateDataLength)
     {
+        super(attributeId, privateDataOffset, privateDataLength);
     }
 
     /** @return Local Q_Key (32 bits; UD/RD only, 0 for RC) */

@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * ReadyToUse (RTU), IBA Table 111: the active side's confirmation after a REP, attribute 0x0014; the connection
  * is established on both sides. Offsets are from the start of the MAD's data area.
@@ -17,7 +15,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class RtuMessage extends CmMessage
+public final class RtuMessage extends CmMessage<RtuMessage>
 {
     /** AttributeID of an RTU. */
     public static final int ATTRIBUTE_ID = CmAttributes.RTU;
@@ -26,63 +24,9 @@ public final class RtuMessage extends CmMessage
     /** Size of PrivateData in bytes. */
     public static final int PRIVATE_DATA_LENGTH = 224;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RtuMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates an RTU flyweight over no buffer yet: {@link #wrap} it before use. */
+    public RtuMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts an RTU: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public RtuMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RtuMessage localCommId(final int localCommId)
-    {
-        super.localCommId(localCommId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public RtuMessage remoteCommId(final int remoteCommId)
-    {
-        super.remoteCommId(remoteCommId);
-        return this;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 }

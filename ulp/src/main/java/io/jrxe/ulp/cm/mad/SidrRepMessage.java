@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * ServiceIDResReqResp (SIDR_REP), IBA Table 120: answers a SIDR_REQ with a UD QP and Q_Key, attribute 0x0018.
  * Status codes are {@link SidrStatus} constants. Offsets are from the start of the MAD's data area.
@@ -26,7 +24,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class SidrRepMessage extends CmMessage
+public final class SidrRepMessage extends CmMessage<SidrRepMessage>
 {
     /** AttributeID of a SIDR_REP. */
     public static final int ATTRIBUTE_ID = CmAttributes.SIDR_REP;
@@ -37,44 +35,10 @@ public final class SidrRepMessage extends CmMessage
     /** Size of the AdditionalInfo field in bytes. */
     public static final int ADDITIONAL_INFO_LENGTH = 72;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public SidrRepMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates a SIDR_REP flyweight over no buffer yet: {@link #wrap} it before use. */
+    public SidrRepMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts a SIDR_REP: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public SidrRepMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return RequestID (32 bits), the SIDR_REQ's */

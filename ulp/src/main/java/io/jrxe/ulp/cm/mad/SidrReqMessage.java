@@ -1,7 +1,5 @@
 package io.jrxe.ulp.cm.mad;
 
-import org.agrona.MutableDirectBuffer;
-
 /**
  * ServiceIDResReq (SIDR_REQ), IBA Table 119: asks which UD QP serves a ServiceID, attribute 0x0017. rdma_cm puts
  * a {@link CmaHeader} at the start of PrivateData. Offsets are from the start of the MAD's data area.
@@ -20,7 +18,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class SidrReqMessage extends CmMessage
+public final class SidrReqMessage extends CmMessage<SidrReqMessage>
 {
     /** AttributeID of a SIDR_REQ. */
     public static final int ATTRIBUTE_ID = CmAttributes.SIDR_REQ;
@@ -29,44 +27,10 @@ public final class SidrReqMessage extends CmMessage
     /** Size of PrivateData in bytes. */
     public static final int PRIVATE_DATA_LENGTH = 216;
 
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public SidrReqMessage wrap(final MutableDirectBuffer buffer, final int madOffset)
+    /** Creates a SIDR_REQ flyweight over no buffer yet: {@link #wrap} it before use. */
+    public SidrReqMessage()
     {
-        super.wrap(buffer, madOffset);
-        return this;
-    }
-
-    /**
-     * Starts a SIDR_REQ: zeroes the MAD and writes a Send header with this attribute and {@code transactionId}.
-     *
-     * @param transactionId transaction ID of the MAD
-     * @return this for chaining
-     */
-    public SidrReqMessage init(final long transactionId)
-    {
-        header().initCm(MadHeader.METHOD_SEND, ATTRIBUTE_ID, transactionId);
-        return this;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataOffset()
-    {
-        return PRIVATE_DATA_OFFSET;
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    @Override
-    public int privateDataLength()
-    {
-        return PRIVATE_DATA_LENGTH;
+        super(ATTRIBUTE_ID, PRIVATE_DATA_OFFSET, PRIVATE_DATA_LENGTH);
     }
 
     /** @return RequestID (32 bits), echoed in the SIDR_REP */

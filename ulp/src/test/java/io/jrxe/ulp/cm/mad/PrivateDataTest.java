@@ -40,16 +40,16 @@ class PrivateDataTest
     }
 
     private static Arguments message(
-        final String name, final Supplier<CmMessage> factory, final int offset, final int length)
+        final String name, final Supplier<CmMessage<?>> factory, final int offset, final int length)
     {
         return Arguments.of(Named.of(name, factory), offset, length);
     }
 
     @ParameterizedTest
     @MethodSource("messages")
-    void shouldEndAtTheEndOfTheMad(final Supplier<CmMessage> factory, final int offset, final int length)
+    void shouldEndAtTheEndOfTheMad(final Supplier<CmMessage<?>> factory, final int offset, final int length)
     {
-        final CmMessage msg = factory.get().wrap(buffer, OFF);
+        final CmMessage<?> msg = factory.get().wrap(buffer, OFF);
         assertEquals(offset, msg.privateDataOffset());
         assertEquals(length, msg.privateDataLength());
         assertEquals(MadHeader.DATA_LENGTH, offset + length);
@@ -58,10 +58,10 @@ class PrivateDataTest
 
     @ParameterizedTest
     @MethodSource("messages")
-    void shouldCopyInZeroFillAndCopyOut(final Supplier<CmMessage> factory, final int offset, final int length)
+    void shouldCopyInZeroFillAndCopyOut(final Supplier<CmMessage<?>> factory, final int offset, final int length)
     {
         buffer.setMemory(0, buffer.capacity(), DIRT);
-        final CmMessage msg = factory.get().wrap(buffer, OFF);
+        final CmMessage<?> msg = factory.get().wrap(buffer, OFF);
         final byte[] src = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
 
         msg.putPrivateData(src, 2, 5);
@@ -82,10 +82,10 @@ class PrivateDataTest
 
     @ParameterizedTest
     @MethodSource("messages")
-    void shouldCopyDirectBuffersBothWays(final Supplier<CmMessage> factory, final int offset, final int length)
+    void shouldCopyDirectBuffersBothWays(final Supplier<CmMessage<?>> factory, final int offset, final int length)
     {
         buffer.setMemory(0, buffer.capacity(), DIRT);
-        final CmMessage msg = factory.get().wrap(buffer, OFF);
+        final CmMessage<?> msg = factory.get().wrap(buffer, OFF);
         final UnsafeBuffer src = new UnsafeBuffer(new byte[length + 4]);
         for (int i = 0; i < src.capacity(); i++)
         {
@@ -106,9 +106,9 @@ class PrivateDataTest
 
     @ParameterizedTest
     @MethodSource("messages")
-    void shouldRefuseLengthsOutsideTheField(final Supplier<CmMessage> factory, final int offset, final int length)
+    void shouldRefuseLengthsOutsideTheField(final Supplier<CmMessage<?>> factory, final int offset, final int length)
     {
-        final CmMessage msg = factory.get().wrap(buffer, OFF);
+        final CmMessage<?> msg = factory.get().wrap(buffer, OFF);
         final byte[] big = new byte[length + 1];
         final UnsafeBuffer bigBuffer = new UnsafeBuffer(big);
 
