@@ -48,6 +48,10 @@ public final class NodePair implements AutoCloseable
     public static final int IP_A = Ipv4.parse("10.9.0.1");
     /** Node B's IPv4 address, 10.9.0.2/24. */
     public static final int IP_B = Ipv4.parse("10.9.0.2");
+    /** Node A's global IPv6 address, with {@link NodePairContext#ipv6(boolean) ipv6(true)}. */
+    public static final String IP6_A = "fd00:9::1";
+    /** Node B's global IPv6 address, with {@link NodePairContext#ipv6(boolean) ipv6(true)}. */
+    public static final String IP6_B = "fd00:9::2";
     /** Address frames of the raw port may claim as their source, 10.9.0.3. */
     public static final int IP_RAW = Ipv4.parse("10.9.0.3");
     /** MAC of node A's NIC. */
@@ -139,6 +143,10 @@ public final class NodePair implements AutoCloseable
     {
         final NetStackContext net = new NetStackContext().ipv4Address(ip).ipv4PrefixLength(24)
             .pcapWriter(0 == index ? ctx.pcapA() : null);
+        if (ctx.ipv6())
+        {
+            net.addIpv6Address(0 == index ? IP6_A : IP6_B);
+        }
         if (ctx.deviceBatch() > 0)
         {
             net.rxBatchSize(ctx.deviceBatch()).txBatchSize(ctx.deviceBatch());

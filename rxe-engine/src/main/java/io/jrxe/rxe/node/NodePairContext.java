@@ -40,6 +40,7 @@ public final class NodePairContext
     private ManualClock clock;
     private long idleAdvanceNs = DEFAULT_IDLE_ADVANCE_NS;
     private boolean rawPort;
+    private boolean ipv6;
 
     /**
      * The NIC MTU that lets rxe's active MTU reach {@code pathMtu}: rxe keeps {@link Mtu#RXE_MAX_HDR_LENGTH} bytes
@@ -298,6 +299,22 @@ public final class NodePairContext
     public NodePairContext rawPort(final boolean rawPort)
     {
         this.rawPort = rawPort;
+        return this;
+    }
+
+    /** @return whether the nodes have global IPv6 addresses. */
+    public boolean ipv6()
+    {
+        return ipv6;
+    }
+
+    /**
+     * Gives the nodes global IPv6 addresses besides their link-local ones, {@link NodePair#IP6_A} and
+     * {@link NodePair#IP6_B} (GID index 2); default off: IPv4 and link-local IPv6 only.
+     */
+    public NodePairContext ipv6(final boolean ipv6)
+    {
+        this.ipv6 = ipv6;
         return this;
     }
 

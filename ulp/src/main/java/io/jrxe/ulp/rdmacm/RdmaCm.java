@@ -22,8 +22,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The RDMA connection manager of one jrxe node: what librdmacm and the kernel's rdma_cm (cma.c) are together
  * for a C program. It runs the IB CM ({@link CmService}) on QP1 of the node's device, keeps the port spaces
- * (which id is bound to which port), resolves addresses through the node's own ARP, and hands out
- * {@link EventChannel}s and {@link CmId}s.
+ * (which id is bound to which port), resolves addresses through the node's own ARP and Neighbor Discovery, and
+ * hands out {@link EventChannel}s and {@link CmId}s.
  * <pre>
  *   try (RdmaCm cm = RdmaCm.open(node);                 // starts the CM thread
  *        EventChannel ch = cm.createEventChannel())
@@ -34,7 +34,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *   }
  * </pre>
  * The node's addressing is RoCEv2: its IPv4 address, GID index {@link RoceNode#GID_INDEX_IPV4} (the
- * IPv4-mapped GID). One RdmaCm per node: it owns QP1.
+ * IPv4-mapped GID), and its IPv6 addresses, each its own GID (link-local ones for link-local peers). One RdmaCm
+ * per node: it owns QP1.
  */
 public final class RdmaCm implements AutoCloseable
 {
@@ -102,6 +103,7 @@ public final class RdmaCm implements AutoCloseable
     private final Context ctx;
     private final CmService cm;
     private final CmCountersFile countersFile;
+    private final NodeAddresses addresses;
     private final Map<Long, CmId> bound = new HashMap<>();
     private final Set<CmId> ids = new LinkedHashSet<>();
     private boolean closed;
@@ -118,6 +120,7 @@ public final class RdmaCm implements AutoCloseable
             ctx.cm.counters(countersFile.counters());
         }
         this.cm = new CmService(node.device(), ctx.cm.name("jrxe-cm-" + node.name()).clock(ctx.clock));
+        this.addresses = new NodeAddresses(this);
         if (!ctx.callerDrives)
         {
             cm.start();
@@ -306,10 +309,10 @@ public final class RdmaCm implements AutoCloseable
         return ctx.callerDrives;
     }
 
-    /** @return the node's IPv4 address */
-    int ipv4Address()
+    /** @return the node's addresses and their GID indexes */
+    NodeAddresses addresses()
     {
-        return node.stack().ipv4Address();
+        return addresses;
     }
 
     NetStack stack()

@@ -2,6 +2,8 @@ package io.jrxe.ulp.rdmacm;
 
 import io.jrxe.rxe.node.NodePair;
 
+import java.net.InetSocketAddress;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -24,8 +26,14 @@ final class CmFlows
 
     CmId listen(final int port)
     {
+        return listen(CmPair.address(NodePair.IP_B, port));
+    }
+
+    /** A listener on B bound to {@code address}. */
+    CmId listen(final InetSocketAddress address)
+    {
         listener = cm.b.createId(chB, "listener", PortSpace.TCP);
-        listener.bindAddr(CmPair.address(NodePair.IP_B, port));
+        listener.bindAddr(address);
         listener.listen(0);
         return listener;
     }
@@ -33,8 +41,14 @@ final class CmFlows
     /** Resolve, create the QP and send the REQ. */
     CmId connect(final int port)
     {
+        return connect(CmPair.address(NodePair.IP_B, port));
+    }
+
+    /** Resolve {@code server} from A (the source address chosen for it), create the QP and send the REQ. */
+    CmId connect(final InetSocketAddress server)
+    {
         final CmId client = cm.a.createId(chA, "client", PortSpace.TCP);
-        client.resolveAddr(null, CmPair.address(NodePair.IP_B, port), 2000);
+        client.resolveAddr(null, server, 2000);
         cm.await(chA, CmEventType.ADDR_RESOLVED);
         client.resolveRoute(2000);
         cm.await(chA, CmEventType.ROUTE_RESOLVED);
@@ -56,7 +70,13 @@ final class CmFlows
     /** A whole connection, both sides ESTABLISHED. */
     CmId[] establish(final int port)
     {
-        final CmId client = connect(port);
+        return establish(CmPair.address(NodePair.IP_B, port));
+    }
+
+    /** A whole connection to {@code to}, both sides ESTABLISHED. */
+    CmId[] establish(final InetSocketAddress to)
+    {
+        final CmId client = connect(to);
         final CmId server = accept();
         cm.await(chA, CmEventType.ESTABLISHED);
         cm.await(chB, CmEventType.ESTABLISHED);

@@ -40,7 +40,13 @@ final class CmPair implements AutoCloseable
 
     CmPair(final WireFaults faults)
     {
-        pair = new NodePair(new NodePairContext().clock(clock).faults(faults));
+        this(faults, false);
+    }
+
+    /** @param ipv6 give the nodes global IPv6 addresses too ({@link NodePair#IP6_A}, {@link NodePair#IP6_B}) */
+    CmPair(final WireFaults faults, final boolean ipv6)
+    {
+        pair = new NodePair(new NodePairContext().clock(clock).faults(faults).ipv6(ipv6));
         a = RdmaCm.open(pair.a(), context(clock));
         b = RdmaCm.open(pair.b(), context(clock));
     }
@@ -111,6 +117,18 @@ final class CmPair implements AutoCloseable
         {
             return new InetSocketAddress(InetAddress.getByAddress(new byte[]{(byte)(ip >>> 24), (byte)(ip >>> 16),
                 (byte)(ip >>> 8), (byte)ip}), port);
+        }
+        catch (final UnknownHostException e)
+        {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static InetSocketAddress address(final String literal, final int port)
+    {
+        try
+        {
+            return new InetSocketAddress(InetAddress.getByName(literal), port);
         }
         catch (final UnknownHostException e)
         {

@@ -73,7 +73,7 @@ class RdmaCmSidrTest
         assertEquals(server.qp().qpn(), up.qpNum());
         assertEquals(CmId.RDMA_UDP_QKEY, up.qkey());
         assertNotNull(up.ahAttr());
-        assertEquals(CmId.gidLo(NodePair.IP_B), up.ahAttr().dgidLo());
+        assertEquals(IpAddress.gidLo(NodePair.IP_B), up.ahAttr().dgidLo());
         cm.runFor(CmPair.SECOND / 10);
         assertEquals(0, chB.pending(), "the passive side of SIDR gets no ESTABLISHED");
 
