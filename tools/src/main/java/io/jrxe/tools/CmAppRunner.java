@@ -2,32 +2,41 @@ package io.jrxe.tools;
 
 import io.jrxe.rxe.node.PciNode;
 import io.jrxe.ulp.cmapps.CmEventFailure;
+import io.jrxe.ulp.rdmacm.PortSpace;
 import io.jrxe.ulp.rdmacm.RdmaCm;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Locale;
 import java.util.function.ToIntFunction;
 
 /**
- * What {@code jrxe rping}, {@code jrxe rdma-server} and {@code jrxe rdma-client} do with a node: open the VFIO NIC,
- * start its engine thread, open its connection manager, run the tool, and close them in reverse order; and how they
- * report the two kinds of failure the library throws with a message worth printing alone.
+ * The node every rdma_cm tool command runs on ({@code jrxe ucmatose}, {@code udaddy}, {@code rping},
+ * {@code rdma-server}, {@code rdma-client}), mixed into each: the VFIO NIC and its addresses and what the engine
+ * thread does when idle. {@link #run} opens the NIC, starts its engine thread, opens its connection manager, runs
+ * the tool and closes them in reverse order. The static helpers are what the commands print and check the same way:
+ * the line a listening server prints, the line for an error event, addresses and {@code --timeout}.
  */
 final class CmAppRunner
 {
     /** How long the node keeps running after the tool, so the last CM message (a DREP) leaves before it closes. */
     private static final long LINGER_MS = 200;
 
-    private CmAppRunner()
-    {
-    }
+    @Mixin
+    NodeOptions nodeOptions = new NodeOptions();
+
+    @Option(names = "--idle", description = "what the engine thread does when idle: spin, yield or backoff " +
+        "(default: ${DEFAULT-VALUE})")
+    PerfThreads.Idle idle = PerfThreads.Idle.backoff;
 
     /**
-     * @param nodeOptions the NIC and its addresses
-     * @param idle what the engine thread does when idle
      * @param tool the tool, on the node's connection manager
      * @return the tool's exit status
      */
-    static int onNode(final NodeOptions nodeOptions, final PerfThreads.Idle idle, final ToIntFunction<RdmaCm> tool)
+    int run(final ToIntFunction<RdmaCm> tool)
     {
         try (PciNode pci = new PciNode(nodeOptions.toContext(idle.create())))
         {
@@ -48,11 +57,51 @@ final class CmAppRunner
         out.flush();
     }
 
-    /** The line a server prints once its id listens (the CI's cue to start the peer). */
-    static void printListening(final PrintStream out, final String tool, final int port)
+    /**
+     * What a server does once its id listens: print {@code JRXE-CM-LISTEN tool=<tool> ps=<space> port=<port>} (the
+     * CI scripts wait for it before starting the peer), then run {@code next}.
+     */
+    static Runnable announce(final PrintStream out, final String tool, final PortSpace space, final int port,
+        final Runnable next)
     {
-        out.println("JRXE-CM-LISTEN tool=" + tool + " ps=tcp port=" + port); // as ucmatose's
-        out.flush();
+        return () ->
+        {
+            out.println("JRXE-CM-LISTEN tool=" + tool + " ps=" + space.name().toLowerCase(Locale.ROOT) +
+                " port=" + port);
+            out.flush();
+            next.run();
+        };
+    }
+
+    /**
+     * @param text a host name or address, or null
+     * @param option the option it came from, for the message
+     * @return the address, or null for none
+     * @throws IllegalArgumentException if it does not resolve
+     */
+    static InetAddress address(final String text, final String option)
+    {
+        if (null == text)
+        {
+            return null;
+        }
+        try
+        {
+            return InetAddress.getByName(text);
+        }
+        catch (final UnknownHostException e)
+        {
+            throw new IllegalArgumentException(option + " " + text + ": unknown host");
+        }
+    }
+
+    /** @throws IllegalArgumentException unless {@code --timeout} is at least 1 second */
+    static void checkTimeout(final int seconds)
+    {
+        if (seconds < 1)
+        {
+            throw new IllegalArgumentException("--timeout must be at least 1 second, got " + seconds);
+        }
     }
 
     /** Not synchronisation: a grace period for the engine thread to transmit what the CM queued last. */

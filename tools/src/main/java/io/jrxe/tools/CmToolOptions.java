@@ -3,29 +3,21 @@ package io.jrxe.tools;
 import io.jrxe.ulp.cmapps.CmEventFailure;
 import io.jrxe.ulp.cmapps.CmTestResult;
 import io.jrxe.ulp.cmapps.CmTestSettings;
-import io.jrxe.ulp.rdmacm.RdmaCm;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.function.ToIntFunction;
 
 /**
  * The options {@code jrxe ucmatose} and {@code jrxe udaddy} share, spelled as the C tools spell them
  * ({@code -s server_address}, {@code -b bind_address}, {@code -c}, {@code -C}, {@code -S}, {@code -t}), plus
- * {@code --timeout}, {@code --verify} and the engine's idle strategy; and what both commands do with a node: start
- * its engine, open its connection manager, run, print the outcome.
+ * {@code --timeout} and {@code --verify}; and how both commands print the outcome.
  */
 final class CmToolOptions
 {
-    /** How long the node keeps running after the test, so the last CM message (a DREP) leaves before it closes. */
-    private static final long LINGER_MS = 200;
-
     @Option(names = "-s", paramLabel = "server_address", description = "connect to this server (default: be the " +
         "server)")
     String server;
@@ -55,10 +47,6 @@ final class CmToolOptions
         "jrxe: the C tools send whatever their buffer holds)")
     boolean verify;
 
-    @Option(names = "--idle", description = "what the engine thread does when idle: spin, yield or backoff " +
-        "(default: ${DEFAULT-VALUE})")
-    PerfThreads.Idle idle = PerfThreads.Idle.backoff;
-
     /**
      * @param s the tool's defaults
      * @param out where the progress lines go
@@ -67,19 +55,11 @@ final class CmToolOptions
      */
     CmTestSettings apply(final CmTestSettings s, final PrintStream out)
     {
-        if (timeoutSeconds < 1)
-        {
-            throw new IllegalArgumentException("--timeout must be at least 1 second, got " + timeoutSeconds);
-        }
-        return s.serverAddress(address(server, "-s")).bindAddress(address(bind, "-b")).connections(connections)
-            .messageCount(messageCount).messageSize(messageSize).tos(null == tos ? -1 : number(tos, "-t"))
-            .verify(verify).timeout(timeoutSeconds, TimeUnit.SECONDS).log(out::println);
-    }
-
-    /** Opens the VFIO node, starts its engine and connection manager, runs {@code test} on them. */
-    int runOnNode(final NodeOptions nodeOptions, final ToIntFunction<RdmaCm> test)
-    {
-        return CmAppRunner.onNode(nodeOptions, idle, test);
+        CmAppRunner.checkTimeout(timeoutSeconds);
+        return s.serverAddress(CmAppRunner.address(server, "-s")).bindAddress(CmAppRunner.address(bind, "-b"))
+            .connections(connections).messageCount(messageCount).messageSize(messageSize)
+            .tos(null == tos ? -1 : number(tos, "-t")).verify(verify).timeout(timeoutSeconds, TimeUnit.SECONDS)
+            .log(out::println);
     }
 
     /**
@@ -110,21 +90,6 @@ final class CmToolOptions
         return r.ok() ? 0 : 1;
     }
 
-    /**
-     * What a server does once it listens: print {@code JRXE-CM-LISTEN tool=<tool> ps=<space> port=<port>} (scripts
-     * wait for it before starting a client), then run {@code next}.
-     */
-    static Runnable announce(final PrintStream out, final String tool, final CmTestSettings s, final Runnable next)
-    {
-        return () ->
-        {
-            out.println("JRXE-CM-LISTEN tool=" + tool + " ps=" + s.portSpace().name().toLowerCase(Locale.ROOT) +
-                " port=" + s.port());
-            out.flush();
-            next.run();
-        };
-    }
-
     static String seconds(final double value)
     {
         return String.format(Locale.ROOT, "%.3f", value);
@@ -139,22 +104,6 @@ final class CmToolOptions
         catch (final NumberFormatException e)
         {
             throw new IllegalArgumentException(option + " wants a number (decimal or 0x hex), got " + text);
-        }
-    }
-
-    private static InetAddress address(final String text, final String option)
-    {
-        if (null == text)
-        {
-            return null;
-        }
-        try
-        {
-            return InetAddress.getByName(text);
-        }
-        catch (final UnknownHostException e)
-        {
-            throw new IllegalArgumentException(option + " " + text + ": unknown host");
         }
     }
 }

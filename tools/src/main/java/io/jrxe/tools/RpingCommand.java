@@ -4,6 +4,7 @@ import io.jrxe.ulp.cmapps.CmEventFailure;
 import io.jrxe.ulp.cmapps.Rping;
 import io.jrxe.ulp.cmapps.RpingResult;
 import io.jrxe.ulp.cmapps.RpingSettings;
+import io.jrxe.ulp.rdmacm.PortSpace;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import io.jrxe.ulp.rdmacm.RdmaCmException;
 import picocli.CommandLine.ArgGroup;
@@ -12,8 +13,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -70,12 +69,8 @@ final class RpingCommand implements Callable<Integer>
         "request, an event, a completion (default: ${DEFAULT-VALUE})")
     int timeoutSeconds = 60;
 
-    @Option(names = "--idle", description = "what the engine thread does when idle: spin, yield or backoff " +
-        "(default: ${DEFAULT-VALUE})")
-    PerfThreads.Idle idle = PerfThreads.Idle.backoff;
-
     @Mixin
-    NodeOptions nodeOptions = new NodeOptions();
+    CmAppRunner node = new CmAppRunner();
 
     private volatile boolean stopped;
 
@@ -97,7 +92,7 @@ final class RpingCommand implements Callable<Integer>
         {
             StopSignals.install(() -> stopped = true); // -C 0: Ctrl-C ends the pings, the client disconnects
         }
-        return CmAppRunner.onNode(nodeOptions, idle, cm -> run(cm, System.out, System.err, () -> { }));
+        return node.run(cm -> run(cm, System.out, System.err, () -> { }));
     }
 
     /**
@@ -109,11 +104,8 @@ final class RpingCommand implements Callable<Integer>
      */
     int run(final RdmaCm cm, final PrintStream out, final PrintStream err, final Runnable listening)
     {
-        final RpingSettings s = settings(out, err).listening(() ->
-        {
-            CmAppRunner.printListening(out, "rping", port);
-            listening.run();
-        });
+        final RpingSettings s =
+            settings(out, err).listening(CmAppRunner.announce(out, "rping", PortSpace.TCP, port, listening));
         try
         {
             final RpingResult r = new Rping(cm, s).run();
@@ -135,28 +127,9 @@ final class RpingCommand implements Callable<Integer>
 
     RpingSettings settings(final PrintStream out, final PrintStream err)
     {
-        if (timeoutSeconds < 1)
-        {
-            throw new IllegalArgumentException("--timeout must be at least 1 second, got " + timeoutSeconds);
-        }
-        return new RpingSettings().server(role.server).address(address()).port(port).count(count).size(size)
-            .verbose(verbose).validate(validate).timeout(timeoutSeconds, TimeUnit.SECONDS).out(out).err(err)
-            .stop(() -> stopped).check();
-    }
-
-    private InetAddress address()
-    {
-        if (null == address)
-        {
-            return null;
-        }
-        try
-        {
-            return InetAddress.getByName(address);
-        }
-        catch (final UnknownHostException e)
-        {
-            throw new IllegalArgumentException("-a " + address + ": unknown host");
-        }
+        CmAppRunner.checkTimeout(timeoutSeconds);
+        return new RpingSettings().server(role.server).address(CmAppRunner.address(address, "-a")).port(port)
+            .count(count).size(size).verbose(verbose).validate(validate).timeout(timeoutSeconds, TimeUnit.SECONDS)
+            .out(out).err(err).stop(() -> stopped).check();
     }
 }

@@ -5,12 +5,10 @@ import io.jrxe.ulp.cmapps.Cmatose;
 import io.jrxe.ulp.rdmacm.PortSpace;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /**
  * {@code jrxe ucmatose}: rdma-core's {@code ucmatose} (cmatose.c) on a VFIO-bound NIC through jrxe's rdma_cm,
@@ -31,14 +29,8 @@ import java.util.concurrent.Callable;
 @Command(name = "ucmatose", mixinStandardHelpOptions = true, sortOptions = false,
     description = "ucmatose (librdmacm cmatose) over jrxe's VFIO NIC: RC connections through rdma_cm " +
         "(server without -s, client with -s).")
-final class UcmatoseCommand implements Callable<Integer>
+final class UcmatoseCommand extends CmTestCommand
 {
-    @Mixin
-    NodeOptions nodeOptions = new NodeOptions();
-
-    @Mixin
-    CmToolOptions options = new CmToolOptions();
-
     @Option(names = "-p", paramLabel = "port_number", description = "port (default: ${DEFAULT-VALUE})")
     int port = Cmatose.DEFAULT_PORT;
 
@@ -49,28 +41,18 @@ final class UcmatoseCommand implements Callable<Integer>
         "each time (one JVM for a series of client runs, e.g. a baseline; default: ${DEFAULT-VALUE})")
     int rounds = 1;
 
-    @Override
-    public Integer call()
+    UcmatoseCommand()
     {
-        settings(System.out); // option errors before the NIC is opened
-        return options.runOnNode(nodeOptions, cm -> run(cm, System.out, () -> { }));
+        super("ucmatose");
     }
 
-    /**
-     * The whole test on an open connection manager, separate from {@link #call()} so tests can run it on emulated
-     * NICs.
-     *
-     * @param listening called once a server listens (after it printed {@code JRXE-CM-LISTEN})
-     * @return the exit status
-     */
-    int run(final RdmaCm cm, final PrintStream out, final Runnable listening)
+    @Override
+    int test(final RdmaCm cm, final CmTestSettings s, final PrintStream out)
     {
-        final CmTestSettings s = settings(out);
         if (rounds < 1 || (rounds > 1 && s.isClient()))
         {
             throw new IllegalArgumentException("--rounds is for the server, at least 1, got " + rounds);
         }
-        s.listening(CmToolOptions.announce(out, "ucmatose", s, listening));
         int status = 0;
         for (int round = 0; round < rounds; round++)
         {
@@ -82,7 +64,8 @@ final class UcmatoseCommand implements Callable<Integer>
         return status;
     }
 
-    private CmTestSettings settings(final PrintStream out)
+    @Override
+    CmTestSettings settings(final PrintStream out)
     {
         return options.apply(Cmatose.settings(), out).port(port).portSpace(portSpace(portSpace)).check("cmatose");
     }

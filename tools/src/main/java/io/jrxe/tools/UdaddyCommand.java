@@ -5,12 +5,10 @@ import io.jrxe.ulp.cmapps.Udaddy;
 import io.jrxe.ulp.rdmacm.PortSpace;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /**
  * {@code jrxe udaddy}: rdma-core's {@code udaddy} on a VFIO-bound NIC through jrxe's rdma_cm, wire-compatible with
@@ -29,14 +27,8 @@ import java.util.concurrent.Callable;
 @Command(name = "udaddy", mixinStandardHelpOptions = true, sortOptions = false,
     description = "udaddy (librdmacm) over jrxe's VFIO NIC: UD QPs resolved with SIDR through rdma_cm " +
         "(server without -s, client with -s).")
-final class UdaddyCommand implements Callable<Integer>
+final class UdaddyCommand extends CmTestCommand
 {
-    @Mixin
-    NodeOptions nodeOptions = new NodeOptions();
-
-    @Mixin
-    CmToolOptions options = new CmToolOptions();
-
     @Option(names = "-p", paramLabel = "port_space", description = "port space number, udaddy's backwards-" +
         "compatible option: 0x111 (UDP) is the one jrxe has")
     String portSpaceNumber;
@@ -48,28 +40,19 @@ final class UdaddyCommand implements Callable<Integer>
     @Option(names = "--port", description = "port (default: ${DEFAULT-VALUE}, fixed in the C tool)")
     int port = Udaddy.DEFAULT_PORT;
 
-    @Override
-    public Integer call()
+    UdaddyCommand()
     {
-        settings(System.out); // option errors before the NIC is opened
-        return options.runOnNode(nodeOptions, cm -> run(cm, System.out, () -> { }));
+        super("udaddy");
     }
 
-    /**
-     * The whole test on an open connection manager, separate from {@link #call()} so tests can run it on emulated
-     * NICs.
-     *
-     * @param listening called once a server listens (after it printed {@code JRXE-CM-LISTEN})
-     * @return the exit status
-     */
-    int run(final RdmaCm cm, final PrintStream out, final Runnable listening)
+    @Override
+    int test(final RdmaCm cm, final CmTestSettings s, final PrintStream out)
     {
-        final CmTestSettings s = settings(out);
-        s.listening(CmToolOptions.announce(out, "udaddy", s, listening));
         return CmToolOptions.report(out, "JRXE-UDADDY", () -> new Udaddy(cm, s).run(), r -> "");
     }
 
-    private CmTestSettings settings(final PrintStream out)
+    @Override
+    CmTestSettings settings(final PrintStream out)
     {
         checkPortSpace();
         return options.apply(Udaddy.settings(), out).port(port).check("udaddy");

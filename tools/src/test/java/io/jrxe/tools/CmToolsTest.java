@@ -1,6 +1,5 @@
 package io.jrxe.tools;
 
-import io.jrxe.driver.emu.WireFaults;
 import io.jrxe.ulp.cm.CmCounters;
 import io.jrxe.ulp.cm.mad.CmAttributes;
 import io.jrxe.ulp.rdmacm.RdmaCm;
@@ -8,17 +7,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.jrxe.tools.EmulatedCms.SERVER_IP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,27 +28,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CmToolsTest
 {
-    private static final long JOIN_SECONDS = 120;
-    private static final String SERVER_IP = "10.9.0.1";
-
     @TempDir
     Path countersDir;
 
     @Test
     void ucmatoseTenConnectionsExchangeTenMessagesEachWay() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
-            final Run[] runs = serverThenClient(nodes, cms, this::ucmatose, "-c", "10", "-C", "10", "--verify");
-            for (final Run r : runs)
+            final ToolRun[] runs =
+                serverThenClient(cms, UcmatoseCommand::new, "-c", "10", "-C", "10", "--verify");
+            for (final ToolRun r : runs)
             {
                 assertEquals(0, r.status(), r.output());
             }
             final String server = runs[0].output();
             final String client = runs[1].output();
-            assertFinalLine("JRXE-UCMATOSE role=server connections=10 messages=10 size=100 status=ok", server);
-            assertFinalLine("JRXE-UCMATOSE role=client connections=10 messages=10 size=100 status=ok", client);
+            assertFinalLine("JRXE-UCMATOSE role=server connections=10 messages=10 size=100 status=ok", runs[0]);
+            assertFinalLine("JRXE-UCMATOSE role=client connections=10 messages=10 size=100 status=ok", runs[1]);
             assertLinesInOrder(server, "cmatose: starting server", "JRXE-CM-LISTEN tool=ucmatose ps=tcp port=7471",
                 "initiating data transfers", "completing sends",
                 "receiving data transfers", "data transfers complete", "cmatose: disconnecting", "disconnected",
@@ -79,29 +73,26 @@ class CmToolsTest
     @Test
     void ucmatoseRunsOnTheIbPortSpace() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
-            final Run[] runs = serverThenClient(nodes, cms, this::ucmatose, "-P", "ib", "-p", "7000", "-c", "2",
-                "-C", "3", "-S", "4000", "--verify");
+            final ToolRun[] runs = serverThenClient(cms, UcmatoseCommand::new, "-P", "ib", "-p", "7000",
+                "-c", "2", "-C", "3", "-S", "4000", "--verify");
             assertEquals(0, runs[1].status(), runs[1].output());
             assertEquals(0, runs[0].status(), runs[0].output());
-            assertFinalLine("JRXE-UCMATOSE role=client connections=2 messages=3 size=4000 status=ok",
-                runs[1].output());
+            assertFinalLine("JRXE-UCMATOSE role=client connections=2 messages=3 size=4000 status=ok", runs[1]);
         }
     }
 
     @Test
     void udaddyResolvesWithSidrAndAnswersThroughTheCompletionsAddress() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
-            final Run[] runs = serverThenClient(nodes, cms, this::udaddy, "-c", "2", "--verify");
+            final ToolRun[] runs = serverThenClient(cms, UdaddyCommand::new, "-c", "2", "--verify");
             assertEquals(0, runs[1].status(), runs[1].output());
             assertEquals(0, runs[0].status(), runs[0].output());
-            assertFinalLine("JRXE-UDADDY role=server connections=2 messages=10 size=100 status=ok", runs[0].output());
-            assertFinalLine("JRXE-UDADDY role=client connections=2 messages=10 size=100 status=ok", runs[1].output());
+            assertFinalLine("JRXE-UDADDY role=server connections=2 messages=10 size=100 status=ok", runs[0]);
+            assertFinalLine("JRXE-UDADDY role=client connections=2 messages=10 size=100 status=ok", runs[1]);
             assertLinesInOrder(runs[0].output(), "udaddy: starting server", "JRXE-CM-LISTEN tool=udaddy ps=udp " +
                 "port=7174", "receiving data transfers",
                 "sending replies", "data transfers complete", "test complete");
@@ -122,10 +113,10 @@ class CmToolsTest
     @Test
     void udaddyRefusesMessagesLargerThanTheMtu() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
-            final Run client = udaddy(nodes, cms.b, () -> { }, "-s", SERVER_IP, "-S", "5000");
+            final ToolRun client =
+                start(cms, cms.b, new UdaddyCommand(), () -> { }, "-s", SERVER_IP, "-S", "5000");
             final ExecutionException failed = assertThrows(ExecutionException.class, client::status);
             assertTrue(failed.getCause().getMessage().startsWith("udaddy: message_size 5000 is larger than active " +
                 "mtu "), failed.getCause().toString());
@@ -136,13 +127,13 @@ class CmToolsTest
     @Test
     void ucmatoseClientIsRejectedWhenNobodyListens() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
-            final Run client = ucmatose(nodes, cms.b, () -> { }, "-s", SERVER_IP, "-c", "3");
+            final ToolRun client =
+                start(cms, cms.b, new UcmatoseCommand(), () -> { }, "-s", SERVER_IP, "-c", "3");
             assertEquals(1, client.status(), client.output());
             assertTrue(client.output().contains("cmatose: event: RDMA_CM_EVENT_REJECTED, error: 8\n"), client.output());
-            assertFinalLine("JRXE-CM-EVENT REJECTED status=8", client.output());
+            assertFinalLine("JRXE-CM-EVENT REJECTED status=8", client);
             assertEquals(0, cms.b.idCount(), "every id destroyed");
         }
     }
@@ -150,12 +141,11 @@ class CmToolsTest
     @Test
     void udaddyClientIsUnreachableWhenNobodyListens() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
-            final Run client = udaddy(nodes, cms.b, () -> { }, "-s", SERVER_IP);
+            final ToolRun client = start(cms, cms.b, new UdaddyCommand(), () -> { }, "-s", SERVER_IP);
             assertEquals(1, client.status(), client.output());
-            assertFinalLine("JRXE-CM-EVENT UNREACHABLE status=1", client.output()); // SIDR_REP status UNSUPPORTED
+            assertFinalLine("JRXE-CM-EVENT UNREACHABLE status=1", client); // SIDR_REP status UNSUPPORTED
             assertEquals(0, cms.b.idCount(), "every id destroyed");
         }
     }
@@ -175,49 +165,30 @@ class CmToolsTest
     }
 
     /** Starts the server on node A, waits until it listens, then starts the client on node B. */
-    private Run[] serverThenClient(final EmulatedNodes nodes, final Cms cms, final Tool tool, final String... args)
-        throws InterruptedException
+    private static ToolRun[] serverThenClient(final EmulatedCms cms, final Supplier<CmTestCommand> tool,
+        final String... args) throws InterruptedException
     {
         final CountDownLatch listening = new CountDownLatch(1);
-        final Run server = tool.start(nodes, cms.a, listening::countDown, args);
-        assertTrue(listening.await(JOIN_SECONDS, TimeUnit.SECONDS), server::output);
+        final ToolRun server = start(cms, cms.a, tool.get(), listening::countDown, args);
+        assertTrue(listening.await(ToolRun.JOIN_SECONDS, TimeUnit.SECONDS), server::output);
         final String[] clientArgs = new String[args.length + 2];
         clientArgs[0] = "-s";
         clientArgs[1] = SERVER_IP;
         System.arraycopy(args, 0, clientArgs, 2, args.length);
-        return new Run[]{server, tool.start(nodes, cms.b, () -> { }, clientArgs)};
+        return new ToolRun[]{server, start(cms, cms.b, tool.get(), () -> { }, clientArgs)};
     }
 
-    private Run ucmatose(final EmulatedNodes nodes, final RdmaCm cm, final Runnable listening, final String... args)
+    /** Parses {@code args} (and the tests' --timeout) into {@code cmd} and runs it on {@code cm}. */
+    private static ToolRun start(final EmulatedCms cms, final RdmaCm cm, final CmTestCommand cmd,
+        final Runnable listening, final String... args)
     {
-        final UcmatoseCommand cmd = new UcmatoseCommand();
-        new CommandLine(cmd).parseArgs(withTimeout(args));
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        return new Run(nodes.submit(() -> cmd.run(cm, out, listening)), bytes);
+        new CommandLine(cmd).parseArgs(ToolRun.withTimeout(args));
+        return ToolRun.start(cms.nodes, (out, err) -> cmd.run(cm, out, listening));
     }
 
-    private Run udaddy(final EmulatedNodes nodes, final RdmaCm cm, final Runnable listening, final String... args)
+    private static void assertFinalLine(final String prefix, final ToolRun run)
     {
-        final UdaddyCommand cmd = new UdaddyCommand();
-        new CommandLine(cmd).parseArgs(withTimeout(args));
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        return new Run(nodes.submit(() -> cmd.run(cm, out, listening)), bytes);
-    }
-
-    private static String[] withTimeout(final String... args)
-    {
-        final String[] all = java.util.Arrays.copyOf(args, args.length + 2);
-        all[args.length] = "--timeout";
-        all[args.length + 1] = "60";
-        return all;
-    }
-
-    private static void assertFinalLine(final String prefix, final String output)
-    {
-        final String[] lines = output.strip().split("\n");
-        assertTrue(lines[lines.length - 1].startsWith(prefix), () -> "expected last line " + prefix + "...\n" + output);
+        assertTrue(run.lastLine().startsWith(prefix), () -> "expected last line " + prefix + "...\n" + run.output());
     }
 
     private static void assertLinesInOrder(final String output, final String... lines)
@@ -229,48 +200,6 @@ class CmToolsTest
             assertTrue(at >= 0 && (0 == at || '\n' == output.charAt(at - 1)),
                 () -> "missing line '" + line + "' (in order) in\n" + output);
             from = at + line.length();
-        }
-    }
-
-    /** A tool's test entry point. */
-    @FunctionalInterface
-    private interface Tool
-    {
-        Run start(EmulatedNodes nodes, RdmaCm cm, Runnable listening, String... args);
-    }
-
-    /** Both nodes' engines started and a connection manager open on each; closed before the nodes. */
-    private static final class Cms implements AutoCloseable
-    {
-        final RdmaCm a;
-        final RdmaCm b;
-
-        Cms(final EmulatedNodes nodes)
-        {
-            nodes.a.start();
-            nodes.b.start();
-            a = RdmaCm.open(nodes.a);
-            b = RdmaCm.open(nodes.b);
-        }
-
-        @Override
-        public void close()
-        {
-            a.close();
-            b.close();
-        }
-    }
-
-    private record Run(Future<Integer> future, ByteArrayOutputStream bytes)
-    {
-        int status() throws Exception
-        {
-            return future.get(JOIN_SECONDS, TimeUnit.SECONDS);
-        }
-
-        String output()
-        {
-            return bytes.toString(StandardCharsets.UTF_8);
         }
     }
 }

@@ -2,9 +2,6 @@ package io.jrxe.tools;
 
 import io.jrxe.driver.emu.WireFaults;
 import io.jrxe.rxe.node.RoceNode;
-import io.jrxe.rxe.stats.CountersFile;
-import io.jrxe.rxe.stats.CountersFileReader;
-import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.ulp.oob.OobChannel;
 import io.jrxe.ulp.oob.OobContext;
@@ -19,14 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -40,7 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class InteropToolsTest
 {
-    private static final long JOIN_SECONDS = 120;
     private static final Pattern BYTES_LINE =
         Pattern.compile("(?m)^(\\d+) bytes in \\d+\\.\\d\\d seconds = \\d+\\.\\d\\d Mbit/sec$");
     private static final Pattern ITERS_LINE =
@@ -57,11 +49,11 @@ class InteropToolsTest
         final int iters = 40;
         try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
         {
-            final Run server = pingpong(nodes, nodes.a, null, port, size, iters, true);
-            final Run client = pingpong(nodes, nodes.b, "127.0.0.1", port, size, iters, true);
+            final ToolRun server = pingpong(nodes, nodes.a, null, port, size, iters, true);
+            final ToolRun client = pingpong(nodes, nodes.b, "127.0.0.1", port, size, iters, true);
             assertEquals(0, client.status(), client.output());
             assertEquals(0, server.status(), server.output());
-            for (final Run r : new Run[]{server, client})
+            for (final ToolRun r : new ToolRun[]{server, client})
             {
                 final String out = r.output();
                 final var bytes = BYTES_LINE.matcher(out);
@@ -85,8 +77,8 @@ class InteropToolsTest
         final int port = EmulatedNodes.freePort();
         try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
         {
-            final Run server = pingpong(nodes, nodes.a, null, port, 8192, 5, true);
-            final Run client = pingpong(nodes, nodes.b, "127.0.0.1", port, 8192, 5, false);
+            final ToolRun server = pingpong(nodes, nodes.a, null, port, 8192, 5, true);
+            final ToolRun client = pingpong(nodes, nodes.b, "127.0.0.1", port, 8192, 5, false);
             assertEquals(0, client.status(), client.output());
             assertEquals(1, server.status(), server.output());
             assertTrue(server.output().contains("invalid data in page 0\ninvalid data in page 1\n"), server.output());
@@ -105,7 +97,7 @@ class InteropToolsTest
         try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
             ServerSocket listener = OobChannel.listen(InetAddress.getLoopbackAddress(), port))
         {
-            final Run client = pingpong(nodes, nodes.a, "127.0.0.1", port, 4096, iters, true);
+            final ToolRun client = pingpong(nodes, nodes.a, "127.0.0.1", port, 4096, iters, true);
             final RoceNode b = nodes.b;
             final NanoClock clock = SystemNanoClock.INSTANCE;
             try (OobChannel channel = OobChannel.accept(listener, new OobContext());
@@ -142,12 +134,14 @@ class InteropToolsTest
         final int iters = 30;
         try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
         {
-            final Run server = perftest(nodes, nodes.a, test, null, port, size, iters);
-            final Run client = perftest(nodes, nodes.b, test, "127.0.0.1", port, size, iters);
+            final ToolRun server =
+                PerftestRuns.start(nodes, nodes.a, PerftestRuns.settings(test, null, port, size, iters));
+            final ToolRun client =
+                PerftestRuns.start(nodes, nodes.b, PerftestRuns.settings(test, "127.0.0.1", port, size, iters));
             assertEquals(0, client.status(), client.output());
             assertEquals(0, server.status(), server.output());
             final String resultLine = "(?m)^ " + size + " +" + iters + " +\\d+\\.\\d\\d +\\d+\\.\\d\\d *\t\t   ";
-            for (final Run r : new Run[]{server, client})
+            for (final ToolRun r : new ToolRun[]{server, client})
             {
                 assertTrue(Pattern.compile(resultLine).matcher(r.output()).find(), r.output());
                 assertTrue(r.output().contains("JRXE-PERF role="), r.output());
@@ -161,19 +155,10 @@ class InteropToolsTest
 
     private void assertNoErrors(final String device, final long minPackets)
     {
-        try (CountersFileReader reader = CountersFileReader.map(CountersFile.pathFor(countersDir, device)))
-        {
-            assertTrue(reader.deviceValue(RxeCounter.RCVD_PKTS) >= minPackets, device + " rcvd_pkts");
-            for (final RxeCounter c : new RxeCounter[]{RxeCounter.ICRC_ERR, RxeCounter.RETRY_EXCEEDED_ERR,
-                RxeCounter.RETRY_RNR_EXCEEDED_ERR, RxeCounter.BAD_QPN, RxeCounter.OPCODE_SEQ_ERR,
-                RxeCounter.NAK_SENT, RxeCounter.NAK_RCVD})
-            {
-                assertEquals(0, reader.deviceValue(c), device + " " + c);
-            }
-        }
+        PerftestRuns.assertNoErrors(countersDir, device, minPackets);
     }
 
-    private static Run pingpong(
+    private static ToolRun pingpong(
         final EmulatedNodes nodes,
         final RoceNode node,
         final String host,
@@ -191,47 +176,7 @@ class InteropToolsTest
         cmd.rxDepth = 16;
         cmd.timeoutSeconds = 60;
         cmd.checkOptions();
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        return new Run(nodes.submit(() -> cmd.run(node, out, new BackoffIdleStrategy(), SystemNanoClock.INSTANCE)),
-            bytes);
-    }
-
-    private static Run perftest(
-        final EmulatedNodes nodes,
-        final RoceNode node,
-        final PerftestTest test,
-        final String host,
-        final int port,
-        final int size,
-        final int iters)
-    {
-        final String op = test.tool().substring(3, test.tool().length() - 3);
-        final PerftestPeer.Settings settings = PerftestPeer.Settings.of(host, null == host, op);
-        settings.port = port;
-        settings.size = size;
-        settings.iters = iters;
-        settings.txDepth = 16;
-        settings.rxDepth = 32;
-        settings.timeoutSeconds = 60;
-        settings.check();
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        return new Run(nodes.submit(() -> PerftestPeer.run(node, settings, new BackoffIdleStrategy(),
-            SystemNanoClock.INSTANCE, out)), bytes);
-    }
-
-    /** One side running on the test's executor and what it printed. */
-    private record Run(Future<Integer> future, ByteArrayOutputStream bytes)
-    {
-        int status() throws Exception
-        {
-            return future.get(JOIN_SECONDS, TimeUnit.SECONDS);
-        }
-
-        String output()
-        {
-            return bytes.toString(StandardCharsets.UTF_8);
-        }
+        return ToolRun.start(nodes, (out, err) -> cmd.run(node, out, new BackoffIdleStrategy(),
+            SystemNanoClock.INSTANCE));
     }
 }

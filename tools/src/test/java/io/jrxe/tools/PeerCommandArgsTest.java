@@ -3,10 +3,6 @@ package io.jrxe.tools;
 import io.jrxe.ulp.oob.PerftestTest;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,19 +45,9 @@ class PeerCommandArgsTest
     @Test
     void perfRdmaCmNeedsPeerMode()
     {
-        final PrintStream originalErr = System.err;
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try
-        {
-            assertEquals(1, Jrxe.execute("perf", "--op", "write", "-R"));
-        }
-        finally
-        {
-            System.setErr(originalErr);
-        }
-        final String text = err.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("--rdma-cm needs peer mode"), text);
+        final CapturedRun run = CapturedRun.of("perf", "--op", "write", "-R");
+        assertEquals(1, run.exitCode, run::toString);
+        assertTrue(run.err.contains("--rdma-cm needs peer mode"), run::toString);
     }
 
     @Test
@@ -76,21 +62,12 @@ class PeerCommandArgsTest
     @Test
     void commandsWithoutAVfioNicSayWhatIsMissing()
     {
-        final PrintStream originalErr = System.err;
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try
-        {
-            assertEquals(1, Jrxe.execute("pingpong", "-n", "5"));
-            assertEquals(1, Jrxe.execute("perf", "--server", "--ip", "10.9.0.2/24"));
-        }
-        finally
-        {
-            System.setErr(originalErr);
-        }
-        final String text = err.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("jrxe pingpong: a VFIO NIC needs --pci"), text);
-        assertTrue(text.contains("jrxe perf: a VFIO NIC needs --pci"), text);
+        final CapturedRun pingpong = CapturedRun.of("pingpong", "-n", "5");
+        assertEquals(1, pingpong.exitCode, pingpong::toString);
+        assertTrue(pingpong.err.contains("jrxe pingpong: a VFIO NIC needs --pci"), pingpong::toString);
+        final CapturedRun perf = CapturedRun.of("perf", "--server", "--ip", "10.9.0.2/24");
+        assertEquals(1, perf.exitCode, perf::toString);
+        assertTrue(perf.err.contains("jrxe perf: a VFIO NIC needs --pci"), perf::toString);
     }
 
     private static PerftestPeer.Settings settings(final String host, final boolean server, final String op)

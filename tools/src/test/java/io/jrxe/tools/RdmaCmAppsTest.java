@@ -1,6 +1,5 @@
 package io.jrxe.tools;
 
-import io.jrxe.driver.emu.WireFaults;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.stats.CountersFileReader;
 import io.jrxe.rxe.stats.RxeCounter;
@@ -14,8 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import static io.jrxe.tools.EmulatedCms.SERVER_IP;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,22 +36,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RdmaCmAppsTest
 {
-    private static final long JOIN_SECONDS = 120;
-    private static final String SERVER_IP = "10.9.0.1";
-
     @TempDir
     Path countersDir;
 
     @Test
     void rpingClientValidatesTwentyPingsThatTheServerReadAndWrote() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
             final CountDownLatch listening = new CountDownLatch(1);
-            final Run server = rping(nodes, cms.a, listening::countDown, "-s", "-v", "-S", "64");
-            assertTrue(listening.await(JOIN_SECONDS, TimeUnit.SECONDS), server::output);
-            final Run client = rping(nodes, cms.b, () -> { }, "-c", "-a", SERVER_IP, "-C", "20", "-S", "64", "-V",
+            final ToolRun server = rping(cms, cms.a, listening::countDown, "-s", "-v", "-S", "64");
+            assertTrue(listening.await(ToolRun.JOIN_SECONDS, TimeUnit.SECONDS), server::output);
+            final ToolRun client = rping(cms, cms.b, () -> { }, "-c", "-a", SERVER_IP, "-C", "20", "-S", "64", "-V",
                 "-v");
             assertEquals(0, client.status(), client::toString);
             assertEquals(0, server.status(), server::toString);
@@ -65,9 +59,9 @@ class RdmaCmAppsTest
             }
             assertEquals(expected, linesAfter("ping data: ", client.output()), "what came back: rping's text");
             assertEquals(expected, linesAfter("server ping data: ", server.output()), "what the server READ");
-            assertTrue(lastLine(client.output()).matches(
+            assertTrue(client.lastLine().matches(
                 "JRXE-RPING role=client count=20 size=64 validate=ok seconds=\\d+\\.\\d\\d"), client::toString);
-            assertTrue(lastLine(server.output()).matches(
+            assertTrue(server.lastLine().matches(
                 "JRXE-RPING role=server count=20 size=64 validate=off seconds=\\d+\\.\\d\\d"), server::toString);
             assertTrue(server.output().startsWith("JRXE-CM-LISTEN tool=rping ps=tcp port=7174\n"), server::toString);
             assertTrue(client.errors().contains("client DISCONNECT EVENT..."), client::toString);
@@ -94,12 +88,11 @@ class RdmaCmAppsTest
     @Test
     void rpingClientToAPortNobodyListensOnIsRejectedWithReason8() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
-            final Run client = rping(nodes, cms.b, () -> { }, "-c", "-a", SERVER_IP, "-p", "7999", "-C", "1");
+            final ToolRun client = rping(cms, cms.b, () -> { }, "-c", "-a", SERVER_IP, "-p", "7999", "-C", "1");
             assertEquals(1, client.status(), client::toString);
-            assertEquals("JRXE-CM-EVENT REJECTED status=8", lastLine(client.output()), client::toString);
+            assertEquals("JRXE-CM-EVENT REJECTED status=8", client.lastLine(), client::toString);
             assertTrue(client.errors().contains("cma event RDMA_CM_EVENT_REJECTED, error 8"), client::toString);
             assertEquals(0, cms.b.idCount(), "the client's id is destroyed");
         }
@@ -108,17 +101,17 @@ class RdmaCmAppsTest
     @Test
     void rdmaServerAndClientExchangeSixteenBytes() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
             final CountDownLatch listening = new CountDownLatch(1);
             final RdmaServerCommand serverCmd = new RdmaServerCommand();
             new CommandLine(serverCmd).parseArgs("-p", "7471", "--timeout", "60");
-            final Run server = Run.start(nodes, (out, err) -> serverCmd.run(cms.a, out, err, listening::countDown));
-            assertTrue(listening.await(JOIN_SECONDS, TimeUnit.SECONDS), server::toString);
+            final ToolRun server =
+                ToolRun.start(cms.nodes, (out, err) -> serverCmd.run(cms.a, out, err, listening::countDown));
+            assertTrue(listening.await(ToolRun.JOIN_SECONDS, TimeUnit.SECONDS), server::toString);
             final RdmaClientCommand clientCmd = new RdmaClientCommand();
             new CommandLine(clientCmd).parseArgs("-s", SERVER_IP, "-p", "7471", "--timeout", "60");
-            final Run client = Run.start(nodes, (out, err) -> clientCmd.run(cms.b, out, err));
+            final ToolRun client = ToolRun.start(cms.nodes, (out, err) -> clientCmd.run(cms.b, out, err, () -> { }));
             assertEquals(0, client.status(), client::toString);
             assertEquals(0, server.status(), server::toString);
             assertEquals(List.of("rdma_server: start", "JRXE-CM-LISTEN tool=rdma_server ps=tcp port=7471",
@@ -136,18 +129,17 @@ class RdmaCmAppsTest
     @Test
     void rdmaServerSendsBackWhatTheClientSent() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
             final CountDownLatch listening = new CountDownLatch(1);
-            final Future<RdmaServerClientResult> server = nodes.submit(() -> new RdmaServerClient(cms.a,
+            final Future<RdmaServerClientResult> server = cms.nodes.submit(() -> new RdmaServerClient(cms.a,
                 new RdmaServerClientSettings().server(true).listening(listening::countDown)).run());
-            assertTrue(listening.await(JOIN_SECONDS, TimeUnit.SECONDS));
+            assertTrue(listening.await(ToolRun.JOIN_SECONDS, TimeUnit.SECONDS));
             final byte[] message = "sixteen bytes!!!".getBytes(StandardCharsets.US_ASCII);
-            final RdmaServerClientResult client = nodes.submit(() -> new RdmaServerClient(cms.b,
+            final RdmaServerClientResult client = cms.nodes.submit(() -> new RdmaServerClient(cms.b,
                 new RdmaServerClientSettings().serverName(SERVER_IP).message(message)).run())
-                .get(JOIN_SECONDS, TimeUnit.SECONDS);
-            final RdmaServerClientResult served = server.get(JOIN_SECONDS, TimeUnit.SECONDS);
+                .get(ToolRun.JOIN_SECONDS, TimeUnit.SECONDS);
+            final RdmaServerClientResult served = server.get(ToolRun.JOIN_SECONDS, TimeUnit.SECONDS);
             assertArrayEquals(message, served.received(), "the server received the client's message");
             assertArrayEquals(message, client.received(), "and sent it back");
             assertEquals(16, client.bytes());
@@ -157,12 +149,11 @@ class RdmaCmAppsTest
     @Test
     void rdmaClientToAPortNobodyListensOnIsRejectedWithReason8() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
             final RdmaClientCommand cmd = new RdmaClientCommand();
             new CommandLine(cmd).parseArgs("-s", SERVER_IP, "-p", "7999");
-            final Run client = Run.start(nodes, (out, err) -> cmd.run(cms.b, out, err));
+            final ToolRun client = ToolRun.start(cms.nodes, (out, err) -> cmd.run(cms.b, out, err, () -> { }));
             assertEquals(1, client.status(), client::toString);
             assertEquals(List.of("rdma_client: start", "JRXE-CM-EVENT REJECTED status=8", "rdma_client: end -1"),
                 client.output().lines().toList());
@@ -173,12 +164,11 @@ class RdmaCmAppsTest
     @Test
     void serversWithoutAClientTimeOutWithAClearMessageAndCleanUp() throws Exception
     {
-        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir);
-            Cms cms = new Cms(nodes))
+        try (EmulatedCms cms = new EmulatedCms(countersDir))
         {
             final RpingCommand rping = new RpingCommand();
             new CommandLine(rping).parseArgs("-s", "--timeout", "1");
-            final Run rpingServer = Run.start(nodes, (out, err) -> rping.run(cms.a, out, err, () -> { }));
+            final ToolRun rpingServer = ToolRun.start(cms.nodes, (out, err) -> rping.run(cms.a, out, err, () -> { }));
             final ExecutionException failed = assertThrows(ExecutionException.class, rpingServer::status);
             assertEquals("rping server: timed out after 1 s waiting for a connection request (raise --timeout, or " +
                 "check that the peer runs)", failed.getCause().getMessage());
@@ -186,7 +176,7 @@ class RdmaCmAppsTest
             // the synchronous tool: getRequest has no timeout of its own, the watchdog interrupts it
             final RdmaServerCommand server = new RdmaServerCommand();
             new CommandLine(server).parseArgs("--timeout", "1");
-            final Run rdmaServer = Run.start(nodes, (out, err) -> server.run(cms.a, out, err, () -> { }));
+            final ToolRun rdmaServer = ToolRun.start(cms.nodes, (out, err) -> server.run(cms.a, out, err, () -> { }));
             assertEquals(1, rdmaServer.status(), rdmaServer::toString);
             assertTrue(rdmaServer.errors().contains("jrxe rdma_server: rdma_server: timed out after 1 s waiting " +
                 "for a connection request (rdma_get_request)"), rdmaServer::toString);
@@ -196,7 +186,7 @@ class RdmaCmAppsTest
             // and the port is free again
             final RpingCommand again = new RpingCommand();
             new CommandLine(again).parseArgs("-s", "-p", "7471", "--timeout", "1");
-            final Run rebound = Run.start(nodes, (out, err) -> again.run(cms.a, out, err, () -> { }));
+            final ToolRun rebound = ToolRun.start(cms.nodes, (out, err) -> again.run(cms.a, out, err, () -> { }));
             assertThrows(ExecutionException.class, rebound::status);
             assertTrue(rebound.output().startsWith("JRXE-CM-LISTEN tool=rping ps=tcp port=7471"), rebound::toString);
         }
@@ -242,86 +232,16 @@ class RdmaCmAppsTest
         return output.lines().filter(l -> l.startsWith(prefix)).map(l -> l.substring(prefix.length())).toList();
     }
 
-    private static String lastLine(final String output)
-    {
-        final String[] lines = output.strip().split("\n");
-        return lines[lines.length - 1];
-    }
-
     private CountersFileReader reader(final String device)
     {
         return CountersFileReader.map(CountersFile.pathFor(countersDir, device));
     }
 
-    private static Run rping(final EmulatedNodes nodes, final RdmaCm cm, final Runnable listening,
+    private static ToolRun rping(final EmulatedCms cms, final RdmaCm cm, final Runnable listening,
         final String... args)
     {
         final RpingCommand cmd = new RpingCommand();
-        final String[] all = java.util.Arrays.copyOf(args, args.length + 2);
-        all[args.length] = "--timeout";
-        all[args.length + 1] = "60";
-        new CommandLine(cmd).parseArgs(all);
-        return Run.start(nodes, (out, err) -> cmd.run(cm, out, err, listening));
-    }
-
-    /** Both nodes' engines started and a connection manager open on each; closed before the nodes. */
-    private static final class Cms implements AutoCloseable
-    {
-        final RdmaCm a;
-        final RdmaCm b;
-
-        Cms(final EmulatedNodes nodes)
-        {
-            nodes.a.start();
-            nodes.b.start();
-            a = RdmaCm.open(nodes.a);
-            b = RdmaCm.open(nodes.b);
-        }
-
-        @Override
-        public void close()
-        {
-            a.close();
-            b.close();
-        }
-    }
-
-    /** A command's run method, on one of the nodes' threads, with its stdout and stderr captured. */
-    private record Run(Future<Integer> future, ByteArrayOutputStream out, ByteArrayOutputStream err)
-    {
-        interface Body
-        {
-            int run(PrintStream out, PrintStream err);
-        }
-
-        static Run start(final EmulatedNodes nodes, final Body body)
-        {
-            final ByteArrayOutputStream out = new ByteArrayOutputStream();
-            final ByteArrayOutputStream err = new ByteArrayOutputStream();
-            final PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-            final PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-            return new Run(nodes.submit(() -> body.run(o, e)), out, err);
-        }
-
-        int status() throws Exception
-        {
-            return future.get(JOIN_SECONDS, TimeUnit.SECONDS);
-        }
-
-        String output()
-        {
-            return out.toString(StandardCharsets.UTF_8);
-        }
-
-        String errors()
-        {
-            return err.toString(StandardCharsets.UTF_8);
-        }
-
-        @Override
-        public String toString()
-        {
-            return "--- stdout\n" + output() + "--- stderr\n" + errors();
-        }
+        new CommandLine(cmd).parseArgs(ToolRun.withTimeout(args));
+        return ToolRun.start(cms.nodes, (out, err) -> cmd.run(cm, out, err, listening));
     }
 }

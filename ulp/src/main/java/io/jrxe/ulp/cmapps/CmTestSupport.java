@@ -15,9 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * What both tools do the same way: wait for a CM event or for completions without ever waiting past the run's
- * deadline, turn error events into {@link CmEventFailure}, fill and check message payloads, and destroy ids even
- * when an event raced in just before (a TIMEWAIT_EXIT, say, which must be acknowledged first).
+ * What {@link Cmatose} and {@link Udaddy} do the same way: wait for a CM event or for completions without ever
+ * waiting past the run's deadline, turn error events into {@link CmEventFailure}, fill and check message payloads.
+ * What every tool of the package does the same way: destroy ids even when an event raced in just before (a
+ * TIMEWAIT_EXIT, say, which must be acknowledged first), and word a timeout or an interrupted wait.
  */
 final class CmTestSupport
 {
@@ -55,14 +56,13 @@ final class CmTestSupport
             final CmEvent event = channel.getEvent(remainingNs(what), TimeUnit.NANOSECONDS);
             if (null == event)
             {
-                throw timedOut(what);
+                throw timedOut(tool, timeoutNs, what);
             }
             return event;
         }
         catch (final InterruptedException e)
         {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(tool + ": interrupted waiting for " + what, e);
+            throw interrupted(tool, what, e);
         }
     }
 
@@ -129,8 +129,7 @@ final class CmTestSupport
         }
         catch (final InterruptedException e)
         {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(tool + ": interrupted waiting for " + what, e);
+            throw interrupted(tool, what, e);
         }
     }
 
@@ -153,15 +152,37 @@ final class CmTestSupport
         final long left = deadlineNs - System.nanoTime();
         if (left <= 0)
         {
-            throw timedOut(what);
+            throw timedOut(tool, timeoutNs, what);
         }
         return left;
     }
 
-    private IllegalStateException timedOut(final String what)
+    /**
+     * The tools' timeout message, the same whether the bound is on the whole run or on each wait.
+     *
+     * @param who the tool (and role), the message's prefix
+     * @param timeoutNs the bound that passed
+     * @param what what the tool was waiting for
+     * @return the exception to throw
+     */
+    static IllegalStateException timedOut(final String who, final long timeoutNs, final String what)
     {
-        return new IllegalStateException(tool + ": timed out after " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) +
+        return new IllegalStateException(who + ": timed out after " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) +
             " s waiting for " + what + " (raise --timeout, or check that the peer runs)");
+    }
+
+    /**
+     * Keeps the thread's interrupt (the caller's, to act on) and words the failed wait.
+     *
+     * @param who the tool (and role), the message's prefix
+     * @param what what the tool was waiting for
+     * @param cause the interrupt
+     * @return the exception to throw
+     */
+    static IllegalStateException interrupted(final String who, final String what, final InterruptedException cause)
+    {
+        Thread.currentThread().interrupt();
+        return new IllegalStateException(who + ": interrupted waiting for " + what, cause);
     }
 
     /**
@@ -223,25 +244,6 @@ final class CmTestSupport
         for (CmEvent e = channel.pollEvent(); null != e; e = channel.pollEvent())
         {
             channel.ackEvent(e);
-        }
-    }
-
-    /**
-     * Run the clean-up; if the run already failed, a clean-up failure is attached to that one rather than hiding it.
-     */
-    static void release(final RuntimeException failure, final Runnable cleanUp)
-    {
-        try
-        {
-            cleanUp.run();
-        }
-        catch (final RuntimeException e)
-        {
-            if (null == failure)
-            {
-                throw e;
-            }
-            failure.addSuppressed(e);
         }
     }
 

@@ -1,22 +1,13 @@
 package io.jrxe.ulp.cmapps;
 
-import io.jrxe.rxe.verbs.MemoryRegion;
-import io.jrxe.rxe.verbs.QpInitAttr;
-import io.jrxe.rxe.verbs.WcOpcode;
-import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.ulp.rdmacm.CmEvent;
-import io.jrxe.ulp.rdmacm.CmId;
+import io.jrxe.ulp.rdmacm.CmEventType;
 import io.jrxe.ulp.rdmacm.ConnParam;
-import io.jrxe.ulp.rdmacm.EventChannel;
 import io.jrxe.ulp.rdmacm.PortSpace;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import io.jrxe.ulp.rdmacm.RdmaVerbs;
-import org.agrona.BufferUtil;
-import org.agrona.concurrent.UnsafeBuffer;
 
-import java.net.InetSocketAddress;
-import java.util.IdentityHashMap;
-import java.util.Map;
+import java.util.List;
 
 /**
  * rdma-core's {@code cmatose} (installed as {@code ucmatose}, librdmacm/examples/cmatose.c) on jrxe's rdma_cm,
@@ -37,50 +28,19 @@ import java.util.Map;
  *   per connection: | send 0 | send 1 | ... | send C-1 | recv 0 | recv 1 | ... | recv C-1 |   (S bytes each)
  * </pre>
  * Not supported: {@code -m} (migrating the ids to a new channel) and {@code -f} (address formats other than IPv4).
+ * What it shares with {@link Udaddy} (set-up, polling, clean-up) is {@code CmTestTool}'s.
  */
-public final class Cmatose
+public final class Cmatose extends CmTestTool<CmTestTool.Node>
 {
     /** cmatose's port. */
     public static final int DEFAULT_PORT = 7471;
-    private static final String TOOL = "cmatose";
     private static final int SERVER_SEED = 0x53;
     private static final int CLIENT_SEED = 0x43;
-    private static final int RESOLVE_TIMEOUT_MS = 2000;
+    /** An RC receive lands at the start of its slot: no header area. */
+    private static final Profile PROFILE = new Profile("cmatose", List.of(PortSpace.TCP, PortSpace.IB), 0,
+        CLIENT_SEED, SERVER_SEED, "connection", "connections");
 
-    /** One connection: cmatose's {@code struct cmatest_node}. */
-    private static final class Conn
-    {
-        final int index;
-        CmId id;
-        boolean connected;
-        UnsafeBuffer buffer;
-        MemoryRegion mr;
-
-        Conn(final int index)
-        {
-            this.index = index;
-        }
-    }
-
-    private final RdmaCm cm;
-    private final CmTestSettings s;
-    private final int count;
-    private final int size;
-    private final Conn[] conns;
-    private final Map<CmId, Conn> byId = new IdentityHashMap<>();
-    private final WorkCompletion[] wcs = new WorkCompletion[8];
-    private EventChannel channel;
-    private CmId listenId;
-    private CmId rejected;
-    private CmTestSupport support;
-    private int connIndex;
-    private int connectsLeft;
     private int disconnectsLeft;
-    private long firstConnectNs;
-    private long lastEstablishedNs;
-    private long sent;
-    private long received;
-    private long bad;
 
     /**
      * @param cm the node's connection manager
@@ -89,24 +49,7 @@ public final class Cmatose
      */
     public Cmatose(final RdmaCm cm, final CmTestSettings settings)
     {
-        this.cm = cm;
-        this.s = settings.check(TOOL);
-        if (PortSpace.TCP != s.portSpace() && PortSpace.IB != s.portSpace())
-        {
-            throw new IllegalArgumentException("cmatose: port space must be TCP or IB, got " + s.portSpace());
-        }
-        this.count = s.messageCount();
-        this.size = s.messageSize();
-        CmTestSupport.checkBufferSize(TOOL, 2L * count * size);
-        this.conns = new Conn[s.connections()];
-        for (int i = 0; i < conns.length; i++)
-        {
-            conns[i] = new Conn(i);
-        }
-        for (int i = 0; i < wcs.length; i++)
-        {
-            wcs[i] = new WorkCompletion();
-        }
+        super(cm, settings, PROFILE, Node::new);
     }
 
     /** @return cmatose's defaults: port 7471, TCP port space, 1 connection, 10 messages of 100 bytes */
@@ -115,61 +58,15 @@ public final class Cmatose
         return new CmTestSettings(DEFAULT_PORT, PortSpace.TCP);
     }
 
-    /**
-     * Runs the whole test, releasing every id, QP and MR before returning.
-     *
-     * @return what was exchanged and how long it took
-     * @throws CmEventFailure if the CM reported an error event (rejected, unreachable ...)
-     * @throws IllegalStateException on a timeout or a failed work request
-     */
-    public CmTestResult run()
+    @Override
+    void serverTransfers()
     {
-        final long start = System.nanoTime();
-        support = new CmTestSupport(TOOL, s, start);
-        channel = cm.createEventChannel();
-        connectsLeft = conns.length;
-        RuntimeException failure = null;
-        try
-        {
-            if (s.isClient())
-            {
-                runClient();
-            }
-            else
-            {
-                runServer();
-            }
-            support.log("test complete");
-        }
-        catch (final RuntimeException e)
-        {
-            failure = e;
-            throw e;
-        }
-        finally
-        {
-            CmTestSupport.release(failure, this::destroyAll);
-        }
-        support.log("return status 0");
-        return new CmTestResult(s.isClient(), conns.length, count, size, sent, received, bad,
-            lastEstablishedNs - firstConnectNs, System.nanoTime() - start);
-    }
-
-    private void runServer()
-    {
-        support.log("cmatose: starting server");
-        listenId = cm.createId(channel, this, s.portSpace());
-        listenId.bindAddr(null == s.bindAddress() ? new InetSocketAddress(s.port()) :
-            new InetSocketAddress(s.bindAddress(), s.port()));
-        listenId.listen(0);
-        s.listening().run();
-        connectEvents();
         if (count > 0)
         {
             support.log("initiating data transfers");
-            for (final Conn c : conns)
+            for (final Node c : nodes)
             {
-                postSends(c);
+                postSends(c, 0);
             }
             support.log("completing sends");
             pollCqs(true);
@@ -178,7 +75,7 @@ public final class Cmatose
             support.log("data transfers complete");
         }
         support.log("cmatose: disconnecting");
-        for (final Conn c : conns)
+        for (final Node c : nodes)
         {
             if (c.connected)
             {
@@ -190,237 +87,67 @@ public final class Cmatose
         support.log("disconnected");
     }
 
-    private void runClient()
+    @Override
+    void clientTransfers()
     {
-        support.log("cmatose: starting client");
-        final InetSocketAddress dst = new InetSocketAddress(s.serverAddress(), s.port());
-        final InetSocketAddress src = null == s.bindAddress() ? null : new InetSocketAddress(s.bindAddress(), 0);
-        for (final Conn c : conns)
-        {
-            c.id = cm.createId(channel, c, s.portSpace());
-            byId.put(c.id, c);
-        }
-        support.log("cmatose: connecting");
-        firstConnectNs = System.nanoTime();
-        for (final Conn c : conns)
-        {
-            c.id.resolveAddr(src, dst, RESOLVE_TIMEOUT_MS);
-        }
-        connectEvents();
         if (count > 0)
         {
             support.log("receiving data transfers");
             pollCqs(false);
             support.log("sending replies");
-            for (final Conn c : conns)
+            for (final Node c : nodes)
             {
-                postSends(c);
+                postSends(c, 0);
             }
             support.log("data transfers complete");
         }
         disconnectEvents();
     }
 
-    private void connectEvents()
-    {
-        while (connectsLeft > 0)
-        {
-            handle(support.nextEvent(channel, connectsLeft + " of " + conns.length + " connections"));
-        }
-    }
-
     private void disconnectEvents()
     {
         while (disconnectsLeft > 0)
         {
-            handle(support.nextEvent(channel, disconnectsLeft + " disconnections"));
+            handleNext(disconnectsLeft + " disconnections");
         }
     }
 
-    /** cmatose's {@code cma_handler}; the event is acknowledged afterwards, as there. */
-    private void handle(final CmEvent event)
+    @Override
+    void onRouteResolved(final Node c)
     {
-        try
-        {
-            support.failOnError(event);
-            switch (event.type())
-            {
-                case ADDR_RESOLVED -> addrHandler(event.id());
-                case ROUTE_RESOLVED -> routeHandler(byId.get(event.id()));
-                case CONNECT_REQUEST -> connectHandler(event.id());
-                case ESTABLISHED ->
-                {
-                    byId.get(event.id()).connected = true;
-                    connectsLeft--;
-                    disconnectsLeft++;
-                    lastEstablishedNs = System.nanoTime();
-                }
-                case DISCONNECTED ->
-                {
-                    event.id().disconnect();
-                    disconnectsLeft--;
-                }
-                default ->
-                {
-                    // DEVICE_REMOVAL: clean-up follows the test; TIMEWAIT_EXIT: nothing to do
-                }
-            }
-        }
-        finally
-        {
-            channel.ackEvent(event);
-        }
-    }
-
-    private void addrHandler(final CmId id)
-    {
-        if (s.tos() >= 0)
-        {
-            id.setTos(s.tos());
-        }
-        id.resolveRoute(RESOLVE_TIMEOUT_MS);
-    }
-
-    private void routeHandler(final Conn c)
-    {
-        initNode(c);
-        postRecvs(c);
+        prepare(c, true);
         // cmatose zeroes its conn_param, then sets these three: no private data, RNR retry 0
         c.id.connect(new ConnParam().responderResources(1).initiatorDepth(1).retryCount(5).rnrRetryCount(0));
     }
 
-    private void connectHandler(final CmId id)
+    @Override
+    void onConnectRequest(final Node c)
     {
-        if (0 == connIndex)
-        {
-            firstConnectNs = System.nanoTime();
-        }
-        if (connIndex == conns.length)
-        {
-            support.log("cmatose: failing connection request");
-            rejected = id;
-            id.reject(null);
-            throw new IllegalStateException("cmatose: more connection requests than the " + conns.length +
-                " connections expected (-c)");
-        }
-        final Conn c = conns[connIndex++];
-        c.id = id;
-        byId.put(id, c);
-        initNode(c);
-        postRecvs(c);
-        id.accept(null);
+        prepare(c, true);
+        c.id.accept(null);
     }
 
-    private void initNode(final Conn c)
+    @Override
+    void onEstablished(final Node c, final CmEvent event)
     {
-        final int depth = Math.max(1, count);
-        final QpInitAttr init = new QpInitAttr().sqSigAll(true);
-        init.cap().maxSendWr(depth).maxRecvWr(depth).maxSendSge(1).maxRecvSge(1);
-        c.id.createQp(null, init);
-        if (count > 0)
+        connected(c);
+        disconnectsLeft++;
+    }
+
+    /** DISCONNECTED: the client answers the server's DREQ with its own disconnect, as cmatose does. */
+    @Override
+    void onOtherEvent(final CmEvent event)
+    {
+        if (CmEventType.DISCONNECTED == event.type())
         {
-            c.buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(2 * count * size, 4096));
-            c.mr = RdmaVerbs.regMsgs(c.id, c.buffer);
-            final int seed = s.isClient() ? CLIENT_SEED : SERVER_SEED;
-            for (int i = 0; i < count; i++)
-            {
-                CmTestSupport.fill(c.buffer, i * size, size, i, seed);
-            }
+            event.id().disconnect();
+            disconnectsLeft--;
         }
     }
 
-    private void postRecvs(final Conn c)
+    @Override
+    int postSend(final Node c, final int slot, final int flags)
     {
-        for (int i = 0; i < count; i++)
-        {
-            final long addr = c.buffer.addressOffset() + (long)(count + i) * size;
-            final int ret = RdmaVerbs.postRecv(c.id, i, addr, size, c.mr);
-            if (0 != ret)
-            {
-                throw new IllegalStateException("cmatose: failed to post receives: " + ret);
-            }
-        }
-    }
-
-    private void postSends(final Conn c)
-    {
-        if (!c.connected)
-        {
-            return;
-        }
-        for (int i = 0; i < count; i++)
-        {
-            final int ret = RdmaVerbs.postSend(c.id, i, c.buffer.addressOffset() + (long)i * size, size, c.mr, 0);
-            if (0 != ret)
-            {
-                throw new IllegalStateException("cmatose: failed to post sends: " + ret);
-            }
-            sent++;
-        }
-    }
-
-    /** cmatose's {@code poll_cqs}: C completions from each connected id's send or receive CQ. */
-    private void pollCqs(final boolean send)
-    {
-        for (final Conn c : conns)
-        {
-            if (!c.connected)
-            {
-                continue;
-            }
-            final String what = (send ? "send" : "receive") + " completions of connection " + c.index;
-            for (int done = 0; done < count; )
-            {
-                final int n = send ?
-                    support.awaitCompletions(c.id.sendCq(), c.id.sendCqChannel(), wcs, what) :
-                    support.awaitCompletions(c.id.recvCq(), c.id.recvCqChannel(), wcs, what);
-                for (int k = 0; k < n; k++)
-                {
-                    support.requireSuccess(wcs[k], send ? "send" : "receive");
-                    if (!send)
-                    {
-                        checkReceived(c, wcs[k]);
-                    }
-                }
-                done += n;
-            }
-        }
-    }
-
-    private void checkReceived(final Conn c, final WorkCompletion wc)
-    {
-        received++;
-        final int slot = (int)wc.wrId();
-        final boolean ok = WcOpcode.RECV == wc.opcode() && size == wc.byteLen() &&
-            (!s.verify() || CmTestSupport.matches(c.buffer, (count + slot) * size, size, slot,
-                s.isClient() ? SERVER_SEED : CLIENT_SEED));
-        if (!ok)
-        {
-            bad++;
-        }
-    }
-
-    private void destroyAll()
-    {
-        for (final Conn c : conns)
-        {
-            if (null == c.id)
-            {
-                continue;
-            }
-            if (null != c.mr)
-            {
-                RdmaVerbs.deregMr(c.id, c.mr);
-            }
-            CmTestSupport.destroy(channel, c.id);
-        }
-        for (final CmId id : new CmId[]{rejected, listenId})
-        {
-            if (null != id)
-            {
-                CmTestSupport.destroy(channel, id);
-            }
-        }
-        channel.close();
+        return RdmaVerbs.postSend(c.id, slot, c.buffer.addressOffset() + (long)slot * size, size, c.mr, flags);
     }
 }

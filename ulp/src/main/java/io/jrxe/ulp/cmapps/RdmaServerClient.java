@@ -233,8 +233,7 @@ public final class RdmaServerClient
         }
         catch (final InterruptedException e)
         {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(tool + ": interrupted waiting for DISCONNECTED", e);
+            throw CmTestSupport.interrupted(tool, "DISCONNECTED", e);
         }
     }
 

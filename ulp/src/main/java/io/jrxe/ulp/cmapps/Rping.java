@@ -255,7 +255,7 @@ public final class Rping
                 final CmEvent e = left > 0 ? events.getEvent(left, TimeUnit.NANOSECONDS) : null;
                 if (null == e)
                 {
-                    throw timedOut(role, s.timeoutNs(), what);
+                    throw CmTestSupport.timedOut("rping " + role, s.timeoutNs(), what);
                 }
                 events.ackEvent(e);
                 if (expected == e.type())
@@ -271,8 +271,7 @@ public final class Rping
         }
         catch (final InterruptedException e)
         {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("rping " + role + ": interrupted waiting for " + what, e);
+            throw CmTestSupport.interrupted("rping " + role, what, e);
         }
     }
 
@@ -332,13 +331,6 @@ public final class Rping
         final byte[] bytes = new byte[strlen(buf, max)];
         buf.getBytes(0, bytes);
         return new String(bytes, StandardCharsets.ISO_8859_1);
-    }
-
-    static IllegalStateException timedOut(final String role, final long timeoutNs, final String what)
-    {
-        return new IllegalStateException("rping " + role + ": timed out after " +
-            TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s waiting for " + what +
-            " (raise --timeout, or check that the peer runs)");
     }
 
     /** @return seconds with two decimals, for the summary line */

@@ -114,7 +114,7 @@ final class RpingLink
         }
         catch (final RuntimeException e)
         {
-            CmTestSupport.release(e, link::release);
+            new Teardown(e).step(link::release).finish();
             throw e;
         }
     }
@@ -263,7 +263,7 @@ final class RpingLink
                 final long left = deadline - System.nanoTime();
                 if (left <= 0)
                 {
-                    throw Rping.timedOut(role, timeoutNs, what);
+                    throw CmTestSupport.timedOut("rping " + role, timeoutNs, what);
                 }
                 final CompletionQueue fired = compChannel.getEvent(Math.min(left, CM_POLL_SLICE_NS),
                     TimeUnit.NANOSECONDS);
@@ -275,8 +275,7 @@ final class RpingLink
         }
         catch (final InterruptedException e)
         {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("rping " + role + ": interrupted waiting for " + what, e);
+            throw CmTestSupport.interrupted("rping " + role, what, e);
         }
     }
 

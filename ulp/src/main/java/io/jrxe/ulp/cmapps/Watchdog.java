@@ -79,9 +79,7 @@ final class Watchdog implements AutoCloseable
         {
             return failure;
         }
-        final IllegalStateException timeout = new IllegalStateException(tool + ": timed out after " +
-            TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s waiting for " + stage +
-            " (raise --timeout, or check that the peer runs)");
+        final IllegalStateException timeout = CmTestSupport.timedOut(tool, timeoutNs, stage);
         timeout.addSuppressed(failure);
         return timeout;
     }
