@@ -1,21 +1,23 @@
 package io.jrxe.ulp.cm;
 
-import java.util.PriorityQueue;
+import java.util.TreeSet;
 
 /**
- * The CM thread's timers, on the clock the service was given (a {@code ManualClock} in tests): a priority queue
- * of deadlines. Control path only: a timer is an object, cancelling marks it and the queue drops it when it
- * comes up. Single-threaded: only the CM thread (or the caller that drives the service) touches it.
+ * The CM thread's timers, on the clock the service was given (a {@code ManualClock} in tests): a set of deadlines
+ * ordered by time, then by creation. Control path only: a timer is an object. Cancelling removes it at once
+ * (O(log n)): almost every CM timer is cancelled long before it is due (a REP cancels the REQ's retransmission,
+ * seconds early), and a queue that kept cancelled timers until their deadline grew with the connection rate and
+ * slowed every garbage collection. Single-threaded: only the CM thread (or the caller that drives the service)
+ * touches it.
  */
 final class CmTimers
 {
     /** One scheduled task. */
-    static final class Timer implements Comparable<Timer>
+    final class Timer implements Comparable<Timer>
     {
         private final long deadlineNs;
         private final long sequence;
         private Runnable task;
-        private boolean cancelled;
 
         Timer(final long deadlineNs, final long sequence, final Runnable task)
         {
@@ -24,14 +26,14 @@ final class CmTimers
             this.task = task;
         }
 
-        /**
-         * Stop the timer; harmless when it has fired already. The task is dropped at once: a cancelled timer waits
-         * in the queue until its deadline, and must not keep a whole connection (its MADs, AH, QP) alive that long.
-         */
+        /** Stop the timer; harmless when it has fired or was cancelled already. */
         void cancel()
         {
-            cancelled = true;
-            task = null;
+            if (null != task)
+            {
+                task = null;
+                queue.remove(this);
+            }
         }
 
         long deadlineNs()
@@ -47,7 +49,7 @@ final class CmTimers
         }
     }
 
-    private final PriorityQueue<Timer> queue = new PriorityQueue<>();
+    private final TreeSet<Timer> queue = new TreeSet<>();
     private long sequence;
 
     /**
@@ -63,7 +65,7 @@ final class CmTimers
     }
 
     /**
-     * Run every timer due at {@code nowNs}, in deadline order; a task may schedule more.
+     * Run every timer due at {@code nowNs}, in deadline order; a task may schedule or cancel others.
      *
      * @param nowNs the clock now
      * @return how many ran
@@ -72,35 +74,27 @@ final class CmTimers
     {
         int fired = 0;
         Timer head;
-        while (null != (head = queue.peek()) && (head.cancelled || head.deadlineNs <= nowNs))
+        while (!queue.isEmpty() && (head = queue.first()).deadlineNs <= nowNs)
         {
-            queue.poll();
-            if (!head.cancelled)
-            {
-                final Runnable task = head.task;
-                head.cancel();
-                task.run();
-                fired++;
-            }
+            queue.pollFirst();
+            final Runnable task = head.task;
+            head.task = null;
+            task.run();
+            fired++;
         }
         return fired;
     }
 
     /**
-     * @return the earliest live deadline, or {@code Long.MAX_VALUE} when none
+     * @return the earliest deadline, or {@code Long.MAX_VALUE} when none
      */
     long nextDeadlineNs()
     {
-        Timer head;
-        while (null != (head = queue.peek()) && head.cancelled)
-        {
-            queue.poll();
-        }
-        return null == head ? Long.MAX_VALUE : head.deadlineNs;
+        return queue.isEmpty() ? Long.MAX_VALUE : queue.first().deadlineNs;
     }
 
     /**
-     * @return live and cancelled timers still queued (for leak checks)
+     * @return timers pending (for leak checks)
      */
     int size()
     {
