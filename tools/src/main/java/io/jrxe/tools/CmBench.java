@@ -63,10 +63,12 @@ final class CmBench implements Callable<Integer>
                 final boolean warm = i < warmup;
                 // every connection of the round went through the wire: one REQ out of A, one RTU into B
                 System.out.printf(Locale.ROOT, "%s round %d: %d connections set up in %.3f s = %.0f conn/s, " +
-                    "torn down in %.3f s (REQs sent %d, RTUs received %d)%n", warm ? "warm-up" : "measured", i + 1,
+                    "torn down in %.3f s (REQs sent %d, RTUs received %d; left on A: %s, ids %d)%n",
+                    warm ? "warm-up" : "measured", i + 1,
                     r.connections(), r.setupNs() / 1e9, r.perSecond(), r.teardownNs() / 1e9,
                     a.counters().get(CmCounters.Group.CM_TX_MSGS, CmAttributes.REQ) - reqsBefore,
-                    b.counters().get(CmCounters.Group.CM_RX_MSGS, CmAttributes.RTU) - rtusBefore);
+                    b.counters().get(CmCounters.Group.CM_RX_MSGS, CmAttributes.RTU) - rtusBefore,
+                    pair.a().device().liveObjects(), a.idCount());
                 if (!warm)
                 {
                     measured[i - warmup] = r.perSecond();
