@@ -506,7 +506,7 @@ public final class CmService implements AutoCloseable
         transmit(conn, CmAttributes.REJ, 0, 0);
         if (repSent)
         {
-            enterTimewait(conn); // our REP may have set the peer's QP up: let it drain (cm.c cm_reject_sidr...)
+            enterTimewait(conn); // our REP may have brought the peer's QP up: its packets die out first (IBA 12.9.7)
         }
         else
         {
