@@ -32,7 +32,7 @@ import java.util.Arrays;
  *                                       SIDR_REP REJECT when the id is not listening, its backlog is full, or its
  *                                       address does not take the request's: see takes())
  *   REP                              -> the QP to RTR and RTS, then the RTU (CONNECT_RESPONSE for an id without a QP)
- *   RTU (or the first packet)        -> ESTABLISHED
+ *   RTU                              -> ESTABLISHED
  *   REJ / timeout                    -> REJECTED / UNREACHABLE (DISCONNECTED when a DREQ went unanswered)
  *   DREQ / DREP                      -> DISCONNECTED; time-wait over -> TIMEWAIT_EXIT
  *   SIDR_REP                         -> ESTABLISHED with the peer's QPN, Q_Key and address vector, or UNREACHABLE
