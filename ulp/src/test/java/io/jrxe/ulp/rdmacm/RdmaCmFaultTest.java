@@ -212,6 +212,30 @@ class RdmaCmFaultTest
     }
 
     @Test
+    void shouldSendAnMraForASlowApplicationAndMakeTheActiveSideWaitInsteadOfRetrying()
+    {
+        try (CmPair cm = new CmPair())
+        {
+            final CmFlows f = new CmFlows(cm);
+            f.listen(PORT);
+            f.connect(PORT);
+            final CmEvent request = cm.await(f.chB, CmEventType.CONNECT_REQUEST);
+            // B's application takes 50 ms, longer than A's REQ timeout (2 lifetimes + 2^12 * 4.096 us, ~19 ms): past
+            // half of that response time B's CM sends an MRA (IBA 12.6.6) and A waits its service time instead
+            cm.runFor(50_000_000L);
+            assertEquals(1, cm.b.counters().get(CmCounters.Group.CM_TX_MSGS, CmAttributes.MRA));
+            assertEquals(1, cm.a.counters().get(CmCounters.Group.CM_RX_MSGS, CmAttributes.MRA));
+            assertEquals(0, cm.a.counters().get(CmCounters.Group.CM_TX_RETRIES, CmAttributes.REQ));
+            final CmId server = request.id();
+            server.createQp(null, RdmaCmConnectTest.qpInit());
+            server.accept(null);
+            cm.await(f.chA, CmEventType.ESTABLISHED);
+            cm.await(f.chB, CmEventType.ESTABLISHED);
+            assertEquals(1, cm.a.counters().get(CmCounters.Group.CM_TX_MSGS, CmAttributes.REQ), "one REQ in all");
+        }
+    }
+
+    @Test
     void shouldConnectAndDisconnectAThousandTimesWithoutLeaks()
     {
         try (CmPair cm = new CmPair())
