@@ -8,7 +8,7 @@ import java.net.UnknownHostException;
 
 /**
  * An rdma_cm address as the GID table and the IB CM hold it: the 16 bytes of an IPv6 address, or of an IPv4
- * address in its IPv4-mapped form {@code ::ffff:a.b.c.d} (bytes 8..15 {@link #gidLo}, bytes 0..7 zero), each half
+ * address in its IPv4-mapped form {@code ::ffff:a.b.c.d} (bytes 8..15 {@link GidTable#ipv4MappedLo}, bytes 0..7 zero), each half
  * big-endian. On RoCEv2 the address is the GID (IBA Annex A17), so a path's GIDs are its two addresses.
  * <pre>
  *   10.9.0.1    0x0000000000000000 0x0000ffff0a090001   IPv4 (IPv4-mapped), the wildcard 0.0.0.0 IPV4_ANY
@@ -29,7 +29,7 @@ record IpAddress(long hi, long lo)
      */
     static IpAddress ofIpv4(final int ipv4)
     {
-        return new IpAddress(0, gidLo(ipv4));
+        return new IpAddress(0, GidTable.ipv4MappedLo(ipv4));
     }
 
     /**
@@ -48,12 +48,6 @@ record IpAddress(long hi, long lo)
             return ofIpv4(((b[0] & 0xFF) << 24) | ((b[1] & 0xFF) << 16) | ((b[2] & 0xFF) << 8) | (b[3] & 0xFF));
         }
         return new IpAddress(GidTable.bytesToLong(b, 0), GidTable.bytesToLong(b, 8));
-    }
-
-    /** @return the low half of the IPv4-mapped GID of {@code ipv4} (the high half is 0) */
-    static long gidLo(final int ipv4)
-    {
-        return 0x0000_FFFF_0000_0000L | (ipv4 & 0xFFFF_FFFFL);
     }
 
     /** @return true for an IPv4 address */

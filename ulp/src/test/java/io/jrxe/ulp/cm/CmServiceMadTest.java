@@ -6,6 +6,7 @@ import io.jrxe.rxe.node.NodePairContext;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.AddressHandle;
 import io.jrxe.rxe.verbs.AhAttr;
+import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.ulp.cm.mad.AprMessage;
 import io.jrxe.ulp.cm.mad.ClassPortInfo;
@@ -53,7 +54,7 @@ class CmServiceMadTest
     CmServiceMadTest()
     {
         toB = pair.a().device().createAh(rawA.pd(), new AhAttr()
-            .dgid(0, 0x0000_FFFF_0000_0000L | (NodePair.IP_B & 0xFFFF_FFFFL))
+            .dgid(0, GidTable.ipv4MappedLo(NodePair.IP_B))
             .sgidIndex(RoceNode.GID_INDEX_IPV4).hopLimit(64).portNum(RxeDevice.PORT));
         pair.resolve(1_000_000_000L);
     }
@@ -103,8 +104,8 @@ class CmServiceMadTest
         req.init(0x1234_5678_9ABC_DEF0L).localCommId(0xC0FFEE).serviceId(serviceId).localCaGuid(0x77).localQpn(0x42)
             .startingPsn(0x100).pathMtu(3).retryCount(7).rnrRetryCount(7).remoteCmResponseTimeout(12)
             .localCmResponseTimeout(12).maxCmRetries(2).partitionKey(0xFFFF)
-            .primaryLocalGid(0, 0x0000_FFFF_0000_0000L | (NodePair.IP_A & 0xFFFF_FFFFL))
-            .primaryRemoteGid(0, 0x0000_FFFF_0000_0000L | (NodePair.IP_B & 0xFFFF_FFFFL))
+            .primaryLocalGid(0, GidTable.ipv4MappedLo(NodePair.IP_A))
+            .primaryRemoteGid(0, GidTable.ipv4MappedLo(NodePair.IP_B))
             .primaryHopLimit(64).primaryLocalAckTimeout(17);
         return req;
     }

@@ -113,15 +113,7 @@ final class CmPair implements AutoCloseable
 
     static InetSocketAddress address(final int ip, final int port)
     {
-        try
-        {
-            return new InetSocketAddress(InetAddress.getByAddress(new byte[]{(byte)(ip >>> 24), (byte)(ip >>> 16),
-                (byte)(ip >>> 8), (byte)ip}), port);
-        }
-        catch (final UnknownHostException e)
-        {
-            throw new IllegalStateException(e);
-        }
+        return new InetSocketAddress(IpAddress.ofIpv4(ip).toInet(), port);
     }
 
     static InetSocketAddress address(final String literal, final int port)

@@ -2,6 +2,7 @@ package io.jrxe.ulp.rdmacm;
 
 import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.verbs.AddressHandle;
+import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.SendFlags;
@@ -73,7 +74,7 @@ class RdmaCmSidrTest
         assertEquals(server.qp().qpn(), up.qpNum());
         assertEquals(CmId.RDMA_UDP_QKEY, up.qkey());
         assertNotNull(up.ahAttr());
-        assertEquals(IpAddress.gidLo(NodePair.IP_B), up.ahAttr().dgidLo());
+        assertEquals(GidTable.ipv4MappedLo(NodePair.IP_B), up.ahAttr().dgidLo());
         cm.runFor(CmPair.SECOND / 10);
         assertEquals(0, chB.pending(), "the passive side of SIDR gets no ESTABLISHED");
 
