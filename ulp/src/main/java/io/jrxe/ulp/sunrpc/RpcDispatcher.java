@@ -15,7 +15,8 @@ import org.agrona.MutableDirectBuffer;
  *   unknown program                          PROG_UNAVAIL                  progUnavail
  *   version outside the program's range      PROG_MISMATCH low high        progMismatch
  *   procedure's own answer                   SUCCESS / PROC_UNAVAIL / GARBAGE_ARGS (arguments do not decode) /
- *                                            SYSTEM_ERR (the procedure failed or its results did not fit)
+ *                                            SYSTEM_ERR (the procedure failed or its results did not fit) /
+ *                                            no reply (RpcProgram.DROP, svc_drop)      dropped
  * </pre>
  * Used by one server thread at a time.
  */
@@ -39,6 +40,7 @@ public final class RpcDispatcher
     private long procUnavail;
     private long garbageArgs;
     private long systemErr;
+    private long dropped;
 
     /**
      * @param cache the duplicate reply cache, or null for none
@@ -142,6 +144,12 @@ public final class RpcDispatcher
             }
         }
         final int stat = run(program, call, results);
+        if (RpcProgram.DROP == stat)
+        {
+            dropped++;
+            call.dropPayload();
+            return DROP;
+        }
         if (RpcMessage.SUCCESS != stat)
         {
             call.dropPayload();
@@ -176,6 +184,7 @@ public final class RpcDispatcher
         switch (stat)
         {
             case RpcMessage.SUCCESS:
+            case RpcProgram.DROP:
                 break;
             case RpcMessage.PROC_UNAVAIL:
                 procUnavail++;
@@ -255,6 +264,12 @@ public final class RpcDispatcher
     public long garbageArgs()
     {
         return garbageArgs;
+    }
+
+    /** @return calls a program chose not to answer ({@link RpcProgram#DROP}) */
+    public long dropped()
+    {
+        return dropped;
     }
 
     /** @return SYSTEM_ERR answers */

@@ -7,6 +7,12 @@ package io.jrxe.ulp.sunrpc;
  */
 public interface RpcProgram
 {
+    /**
+     * What {@link #call} returns to send no reply at all (the kernel's {@code SVC_DROP}: a server that cannot
+     * answer now, and counts on the client's retransmission).
+     */
+    int DROP = -1;
+
     /** @return program number */
     int program();
 
@@ -21,7 +27,8 @@ public interface RpcProgram
      *
      * @param call the call, version within range
      * @return accept_stat: {@link RpcMessage#SUCCESS} (results written), {@link RpcMessage#PROC_UNAVAIL},
-     *         {@link RpcMessage#GARBAGE_ARGS} or {@link RpcMessage#SYSTEM_ERR} (results discarded)
+     *         {@link RpcMessage#GARBAGE_ARGS} or {@link RpcMessage#SYSTEM_ERR} (results discarded); or
+     *         {@link #DROP} for no reply
      */
     int call(RpcServerCall call);
 
