@@ -45,6 +45,7 @@ final class MemoryNfsServer implements RpcProgram
     int shortReads;
     int shortWrites;
     int restartAfterWrites;
+    int restartEvery;
     boolean omitCreateHandle;
     final int[] callsByProcedure = new int[Nfs3.NFSPROC3_COMMIT + 1];
     int writes;
@@ -470,7 +471,7 @@ final class MemoryNfsServer implements RpcProgram
         out.putInt(Nfs3Status.NFS3_OK);
         wcc(out, before, f);
         out.putInt(accepted).putInt(stable).putHyper(writeVerifier);
-        if (++writes == restartAfterWrites)
+        if (++writes == restartAfterWrites || restartEvery > 0 && 0 == writes % restartEvery)
         {
             restart(); // after the reply is built: it carries the old verifier, as a reply sent just before a crash
         }

@@ -158,26 +158,27 @@ class RpcTcpTest
             RawServer.writeReply(socket.getOutputStream(), first, 1);   // too late: nobody waits for it
             RawServer.writeReply(socket.getOutputStream(), second, 2);
             in.read();                                  // until the client closes
-        });
-             RpcTcpClient slow = RpcTcpClient.connect(raw.address(), AUTH, new RpcTcpOptions().callTimeoutMs(150)))
+        }))
         {
-            final RpcCall call = new RpcCall();
-            slow.prepare(call, EchoProgram.PROGRAM, 1, 0);
-            final long start = System.nanoTime();
-            assertEquals(-Errno.ETIMEDOUT, slow.execute(call));
-            assertTrue(System.nanoTime() - start >= 150_000_000L, "waited for the timeout");
-            final RpcException ex = assertThrows(RpcException.class, () -> RpcException.check(call, "NULL"));
-            assertEquals("NULL: RPC failed: ETIMEDOUT (no reply in time)", ex.getMessage());
-            slow.release(call);
-            assertEquals(1, slow.timeouts());
+            try (RpcTcpClient slow = RpcTcpClient.connect(raw.address(), AUTH, new RpcTcpOptions().callTimeoutMs(150)))
+            {
+                final RpcCall call = new RpcCall();
+                slow.prepare(call, EchoProgram.PROGRAM, 1, 0);
+                final long start = System.nanoTime();
+                assertEquals(-Errno.ETIMEDOUT, slow.execute(call));
+                assertTrue(System.nanoTime() - start >= 150_000_000L, "waited for the timeout");
+                final RpcException ex = assertThrows(RpcException.class, () -> RpcException.check(call, "NULL"));
+                assertEquals("NULL: RPC failed: ETIMEDOUT (no reply in time)", ex.getMessage());
+                slow.release(call);
+                assertEquals(1, slow.timeouts());
 
-            slow.prepare(call, EchoProgram.PROGRAM, 1, 0);
-            assertEquals(0, slow.execute(call));
-            RpcException.check(call, "NULL");
-            assertEquals(2, call.results().getInt(), "the second call's own reply, not the stale one");
-            assertEquals(1, slow.discardedReplies(), "the first call's late reply had an unknown xid");
-            slow.release(call);
-            slow.close();
+                slow.prepare(call, EchoProgram.PROGRAM, 1, 0);
+                assertEquals(0, slow.execute(call));
+                RpcException.check(call, "NULL");
+                assertEquals(2, call.results().getInt(), "the second call's own reply, not the stale one");
+                assertEquals(1, slow.discardedReplies(), "the first call's late reply had an unknown xid");
+                slow.release(call);
+            }
             raw.await();
         }
     }
@@ -191,16 +192,17 @@ class RpcTcpTest
             RawServer.writeReply(socket.getOutputStream(), xid ^ 0x5555, 66);
             RawServer.writeReply(socket.getOutputStream(), xid, 77);
             socket.getInputStream().read();
-        });
-             RpcTcpClient c = RpcTcpClient.connect(raw.address(), AUTH, new RpcTcpOptions()))
+        }))
         {
-            final RpcCall call = new RpcCall();
-            c.prepare(call, EchoProgram.PROGRAM, 1, 0);
-            assertEquals(0, c.execute(call));
-            assertEquals(77, call.results().getInt());
-            assertEquals(1, c.discardedReplies());
-            c.release(call);
-            c.close();
+            try (RpcTcpClient c = RpcTcpClient.connect(raw.address(), AUTH, new RpcTcpOptions()))
+            {
+                final RpcCall call = new RpcCall();
+                c.prepare(call, EchoProgram.PROGRAM, 1, 0);
+                assertEquals(0, c.execute(call));
+                assertEquals(77, call.results().getInt());
+                assertEquals(1, c.discardedReplies());
+                c.release(call);
+            }
             raw.await();
         }
     }
@@ -217,22 +219,23 @@ class RpcTcpTest
                 socket.getInputStream().read();
             }
             // connection 0: closed without a reply
-        });
-             RpcTcpClient c = RpcTcpClient.connect(raw.address(), AUTH, new RpcTcpOptions()))
+        }))
         {
-            final RpcCall call = new RpcCall();
-            c.prepare(call, EchoProgram.PROGRAM, 1, 0);
-            assertEquals(-Errno.ECONNRESET, c.execute(call));
-            assertTrue(assertThrows(RpcException.class, () -> RpcException.check(call, "NULL")).getMessage()
-                .contains("ECONNRESET (the connection was lost)"));
-            c.release(call);
-            assertEquals(-1, c.localPort(), "disconnected");
-            c.prepare(call, EchoProgram.PROGRAM, 1, 0);
-            assertEquals(0, c.execute(call));
-            assertEquals(5, call.results().getInt());
-            assertEquals(2, c.connects());
-            c.release(call);
-            c.close();
+            try (RpcTcpClient c = RpcTcpClient.connect(raw.address(), AUTH, new RpcTcpOptions()))
+            {
+                final RpcCall call = new RpcCall();
+                c.prepare(call, EchoProgram.PROGRAM, 1, 0);
+                assertEquals(-Errno.ECONNRESET, c.execute(call));
+                assertTrue(assertThrows(RpcException.class, () -> RpcException.check(call, "NULL")).getMessage()
+                    .contains("ECONNRESET (the connection was lost)"));
+                c.release(call);
+                assertEquals(-1, c.localPort(), "disconnected");
+                c.prepare(call, EchoProgram.PROGRAM, 1, 0);
+                assertEquals(0, c.execute(call));
+                assertEquals(5, call.results().getInt());
+                assertEquals(2, c.connects());
+                c.release(call);
+            }
             raw.await();
         }
     }
