@@ -47,6 +47,7 @@ public final class RpcTcpClient implements RpcClient
     private final RpcAuth auth;
     private final int connectTimeoutMs;
     private final long callTimeoutNs;
+    private final int waitTickMs;
     private final boolean reservedPort;
     private final RpcRecordReader reader;
     private final RpcRecordWriter writer;
@@ -56,6 +57,7 @@ public final class RpcTcpClient implements RpcClient
     private InputStream in;
     private OutputStream out;
     private int inFlight;
+    private int soTimeoutMs = -1;
     private int nextXid = ThreadLocalRandom.current().nextInt();
     private boolean closed;
     private long discarded;
@@ -84,6 +86,7 @@ public final class RpcTcpClient implements RpcClient
         this.auth = auth;
         this.connectTimeoutMs = options.connectTimeoutMs();
         this.callTimeoutNs = TimeUnit.MILLISECONDS.toNanos(options.callTimeoutMs());
+        this.waitTickMs = Math.max(1, options.callTimeoutMs() / 8);
         this.reservedPort = options.reservedPort();
         this.reader = new RpcRecordReader(64 * 1024, options.maxReply());
         this.writer = new RpcRecordWriter(64 * 1024, options.maxFragment());
@@ -137,6 +140,7 @@ public final class RpcTcpClient implements RpcClient
                 ex.getMessage() + ")", ex);
         }
         socket = s;
+        soTimeoutMs = -1;
         connects++;
     }
 
@@ -281,8 +285,8 @@ public final class RpcTcpClient implements RpcClient
     }
 
     /**
-     * Wait for the next reply, at most until the earliest deadline of the calls in flight; return at once when
-     * none is in flight.
+     * Wait for the next reply, at most until the earliest deadline of the calls in flight or an eighth of the call
+     * timeout, whichever comes first (0 returned: nothing happened yet); return at once when none is in flight.
      */
     @Override
     public int progress()
@@ -306,8 +310,15 @@ public final class RpcTcpClient implements RpcClient
         }
         try
         {
-            socket.setSoTimeout((int)Math.max(1, Math.min(Integer.MAX_VALUE,
-                TimeUnit.NANOSECONDS.toMillis(earliest - now + 999_999))));
+            // wait at most until the earliest deadline, in ticks of 1/8 of the call timeout: the socket's timeout
+            // then stays the same while replies flow (Socket.setSoTimeout boxes its argument: not per call)
+            final int waitMs = (int)Math.max(1, Math.min(waitTickMs,
+                TimeUnit.NANOSECONDS.toMillis(earliest - now + 999_999)));
+            if (waitMs != soTimeoutMs)
+            {
+                socket.setSoTimeout(waitMs);
+                soTimeoutMs = waitMs;
+            }
             reader.read(in);
             return deliver();
         }
