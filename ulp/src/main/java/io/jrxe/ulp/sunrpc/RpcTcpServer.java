@@ -143,9 +143,11 @@ public final class RpcTcpServer implements AutoCloseable
             try
             {
                 socket.setTcpNoDelay(true);
+                final java.io.InputStream in = socket.getInputStream();
+                final java.io.OutputStream out = socket.getOutputStream();
                 while (!closed)
                 {
-                    reader.read(socket.getInputStream());
+                    reader.read(in);
                     final int length;
                     synchronized (dispatcher)
                     {
@@ -154,7 +156,7 @@ public final class RpcTcpServer implements AutoCloseable
                     }
                     if (length >= 0)
                     {
-                        writer.begin(socket.getOutputStream(), length);
+                        writer.begin(out, length);
                         writer.put(reply, 0, length);
                         writer.end();
                     }

@@ -254,6 +254,38 @@ class RpcTcpTest
     }
 
     @Test
+    void aConnectionThatIsNeverAcceptedTimesOut() throws IOException
+    {
+        // a listener that never accepts, its backlog filled: Linux drops further SYNs and the connect waits
+        try (ServerSocket deaf = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        {
+            final java.util.List<java.net.Socket> queued = new java.util.ArrayList<>();
+            try
+            {
+                for (int i = 0; i < 4; i++)
+                {
+                    final java.net.Socket s = new java.net.Socket();
+                    queued.add(s);
+                    s.connect(deaf.getLocalSocketAddress(), 200);
+                }
+            }
+            catch (final java.net.SocketTimeoutException full)
+            {
+                // the queue is full
+            }
+            final long start = System.nanoTime();
+            final IOException ex = assertThrows(IOException.class, () -> RpcTcpClient.connect(
+                (InetSocketAddress)deaf.getLocalSocketAddress(), AUTH, new RpcTcpOptions().connectTimeoutMs(300)));
+            assertTrue(ex.getMessage().contains("ETIMEDOUT"), ex.getMessage());
+            assertTrue(System.nanoTime() - start >= 300_000_000L);
+            for (final java.net.Socket s : queued)
+            {
+                s.close();
+            }
+        }
+    }
+
+    @Test
     void aReservedSourcePortWhenPrivileged() throws IOException
     {
         try (RpcTcpClient c = RpcTcpClient.connect(server.localAddress(), AUTH,
