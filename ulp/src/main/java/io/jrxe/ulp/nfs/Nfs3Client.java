@@ -303,10 +303,7 @@ public final class Nfs3Client
 
     private void await(final RpcCall c)
     {
-        while (!c.isDone())
-        {
-            rpc.progress();
-        }
+        rpc.await(c);
     }
 
     /**

@@ -55,10 +55,7 @@ final class ReadPipeline
             while (slots.active[head])
             {
                 final RpcCall call = slots.calls[head];
-                while (!call.isDone())
-                {
-                    nfs.progress();
-                }
+                nfs.rpc().await(call);
                 slots.active[head] = false;
                 nfs.finishRead(call, result);
                 slots.done[head] += result.count();
@@ -125,10 +122,7 @@ final class ReadPipeline
         {
             if (slots.active[i])
             {
-                while (!slots.calls[i].isDone())
-                {
-                    nfs.progress();
-                }
+                nfs.rpc().await(slots.calls[i]);
                 slots.active[i] = false;
                 try
                 {

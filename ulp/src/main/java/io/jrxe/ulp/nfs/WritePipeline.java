@@ -96,10 +96,7 @@ final class WritePipeline
             while (slots.active[head])
             {
                 final RpcCall call = slots.calls[head];
-                while (!call.isDone())
-                {
-                    nfs.progress();
-                }
+                nfs.rpc().await(call);
                 slots.active[head] = false;
                 nfs.finishWrite(call, result);
                 verifier.written(result);
@@ -157,10 +154,7 @@ final class WritePipeline
         {
             if (slots.active[i])
             {
-                while (!slots.calls[i].isDone())
-                {
-                    nfs.progress();
-                }
+                nfs.rpc().await(slots.calls[i]);
                 slots.active[i] = false;
                 try
                 {

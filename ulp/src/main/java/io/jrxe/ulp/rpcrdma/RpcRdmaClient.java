@@ -206,12 +206,18 @@ public final class RpcRdmaClient implements RpcClient, RpcRdmaTransport.Listener
     public int execute(final RpcCall call)
     {
         submit(call);
+        await(call);
+        return call.status();
+    }
+
+    @Override
+    public void await(final RpcCall call)
+    {
         idle.reset();
         while (!call.isDone())
         {
             idle.idle(progress());
         }
-        return call.status();
     }
 
     @Override

@@ -51,6 +51,20 @@ public interface RpcClient extends AutoCloseable
     int progress();
 
     /**
+     * Drive the client until a submitted call is done: duty cycles, and between them what the client does when
+     * idle (an RDMA client spins, yields and parks with its idle strategy; a TCP client blocks on its socket).
+     *
+     * @param call a submitted call
+     */
+    default void await(final RpcCall call)
+    {
+        while (!call.isDone())
+        {
+            progress();
+        }
+    }
+
+    /**
      * Give back the call's transport buffers; the call can be prepared again.
      *
      * @param call a done (or prepared, never submitted) call

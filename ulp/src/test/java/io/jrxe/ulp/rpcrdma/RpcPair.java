@@ -9,6 +9,8 @@ import io.jrxe.ulp.sunrpc.DuplicateReplyCache;
 import io.jrxe.ulp.sunrpc.RpcAuth;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
 
+import org.agrona.concurrent.IdleStrategy;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -19,7 +21,7 @@ import java.util.function.BooleanSupplier;
  * thread in virtual time: a step runs both device models and engines, both CMs, the client and the server; a step
  * that did nothing advances the clock by 64 µs, so RC retransmission, CM and RPC timers fire deterministically.
  */
-final class RpcPair implements AutoCloseable
+public final class RpcPair implements AutoCloseable
 {
     static final int PORT = 20049;
     static final long MS = 1_000_000L;
@@ -30,7 +32,7 @@ final class RpcPair implements AutoCloseable
     final RdmaCm cmA;
     final RdmaCm cmB;
     final TestProgram program = new TestProgram();
-    final RpcDispatcher dispatcher = new RpcDispatcher(new DuplicateReplyCache(1024, 4096)).register(program);
+    final RpcDispatcher dispatcher;
     final RpcRdmaServer server;
     final RpcRdmaClient client;
 
@@ -41,16 +43,70 @@ final class RpcPair implements AutoCloseable
 
     RpcPair(final WireFaults faults, final RpcRdmaClient.Context clientCtx, final RpcRdmaServer.Context serverCtx)
     {
+        this(faults, clientCtx, serverCtx, null);
+    }
+
+    /**
+     * @param faults the wire's faults
+     * @param clientCtx client settings (server address, clock, idle strategy and credential are set here)
+     * @param serverCtx server settings (clock and port are set here)
+     * @param dispatcher the server's programs, or null for {@link TestProgram} with a reply cache
+     */
+    public RpcPair(
+        final WireFaults faults, final RpcRdmaClient.Context clientCtx, final RpcRdmaServer.Context serverCtx,
+        final RpcDispatcher dispatcher)
+    {
+        this.dispatcher = null != dispatcher ? dispatcher :
+            new RpcDispatcher(new DuplicateReplyCache(1024, 4096)).register(program);
         nodes = new NodePair(new NodePairContext().clock(clock).faults(faults));
         final RdmaCm.Context cmCtx = new RdmaCm.Context().callerDrives(true).clock(clock).cmTiming(12, 8, 3);
         cmA = RdmaCm.open(nodes.a(), cmCtx);
         cmB = RdmaCm.open(nodes.b(), new RdmaCm.Context().callerDrives(true).clock(clock).cmTiming(12, 8, 3));
-        server = RpcRdmaServer.start(cmB, dispatcher, serverCtx.clock(clock)
+        server = RpcRdmaServer.start(cmB, this.dispatcher, serverCtx.clock(clock)
             .bind(new InetSocketAddress(PORT)));
         clientCtx.transport().server(address(NodePair.IP_B, PORT)).clock(clock)
             .reconnectDelay(10 * MS, 100 * MS);
-        clientCtx.auth(RpcAuth.sys(1, "jrxe-test", 1000, 1000));
+        clientCtx.auth(RpcAuth.sys(1, "jrxe-test", 1000, 1000)).idle(new Stepper());
         client = RpcRdmaClient.create(cmA, clientCtx);
+    }
+
+    /** @return the client on node A */
+    public RpcRdmaClient client()
+    {
+        return client;
+    }
+
+    /** @return the server on node B */
+    public RpcRdmaServer server()
+    {
+        return server;
+    }
+
+    /**
+     * What a synchronous call does while it waits: it steps the rest of the world (nodes, CMs, server) and, when
+     * nothing moved, advances the virtual clock. So {@code execute} works in virtual time, no thread involved.
+     */
+    private final class Stepper implements IdleStrategy
+    {
+        @Override
+        public void idle(final int workCount)
+        {
+            if (0 == nodes.step() + cmA.doWork() + cmB.doWork() + server.doWork() && 0 == workCount)
+            {
+                clock.advance(64_000);
+            }
+        }
+
+        @Override
+        public void idle()
+        {
+            idle(0);
+        }
+
+        @Override
+        public void reset()
+        {
+        }
     }
 
     static InetSocketAddress address(final int ip, final int port)
@@ -71,7 +127,7 @@ final class RpcPair implements AutoCloseable
         return nodes.step() + cmA.doWork() + cmB.doWork() + client.progress() + server.doWork();
     }
 
-    void runUntil(final BooleanSupplier condition, final long timeoutNs, final String what)
+    public void runUntil(final BooleanSupplier condition, final long timeoutNs, final String what)
     {
         final long start = clock.nanoTime();
         long steps = 0;
@@ -89,7 +145,7 @@ final class RpcPair implements AutoCloseable
         }
     }
 
-    void runFor(final long ns)
+    public void runFor(final long ns)
     {
         final long end = clock.nanoTime() + ns;
         while (clock.nanoTime() < end)
@@ -101,12 +157,13 @@ final class RpcPair implements AutoCloseable
         }
     }
 
-    void connect()
+    public void connect()
     {
         client.connect();
         runUntil(client.transport()::isConnected, 10 * SECOND, "connection");
     }
 
+    /** Tear everything down, the client's drain driven in virtual time first. */
     @Override
     public void close()
     {
