@@ -5,7 +5,7 @@ import io.jrxe.ulp.xdr.XdrEncoder;
 import io.jrxe.ulp.xdr.XdrException;
 
 /**
- * File attribute numbers (RFC 8881 §5.6, §5.7) and the bitmap4 that names a set of them (RFC 8881 §3.3.7): a
+ * File attribute numbers (RFC 8881 §5.6, §5.7) and the bitmap4 that names a set of them (RFC 8881 §3.2): a
  * counted array of 32-bit words, attribute n being bit (n mod 32) of word (n / 32).
  * <pre>
  *   bitmap4 of {type 1, change 3, size 4, fileid 20, mode 33}:

@@ -5,7 +5,7 @@ import io.jrxe.ulp.xdr.XdrEncoder;
 import io.jrxe.ulp.xdr.XdrException;
 
 /**
- * A decoded fattr4 (RFC 8881 §3.3.8, §5): which attributes the server returned and the values this client keeps.
+ * A decoded fattr4 (RFC 8881 §3.3.7, §5): which attributes the server returned and the values this client keeps.
  * Reused: {@link #decode} overwrites it.
  * <pre>
  *   fattr4:  | attrmask: bitmap4 | attr_vals: length | value of the lowest attribute | next ... | pad |
@@ -42,14 +42,15 @@ public final class Nfs4Attributes
      */
     public Nfs4Attributes decode(final XdrDecoder xdr)
     {
-        mask = Nfs4Attr.decodeBitmap(xdr);
+        final long returned = Nfs4Attr.decodeBitmap(xdr);
         final int length = xdr.getOpaqueLength(Integer.MAX_VALUE);
         final int end = xdr.position() + length;
         if (0 != (length & 3))
         {
             throw new XdrException("attrlist4 of " + length + " bytes is not made of XDR values");
         }
-        for (long m = mask; 0 != m; m &= m - 1)
+        long decoded = 0;
+        for (long m = returned; 0 != m; m &= m - 1)
         {
             final int attr = Long.numberOfTrailingZeros(m);
             if (!decodeValue(xdr, attr))
@@ -60,7 +61,9 @@ public final class Nfs4Attributes
             {
                 throw new XdrException("attribute " + attr + " overruns attr_vals");
             }
+            decoded |= 1L << attr;
         }
+        mask = decoded;
         xdr.position(end);
         return this;
     }
@@ -162,7 +165,7 @@ public final class Nfs4Attributes
         return this;
     }
 
-    /** @return the attributes the server returned (bit n for attribute n) */
+    /** @return the attributes returned and decoded (bit n for attribute n) */
     public long mask()
     {
         return mask;
@@ -170,7 +173,7 @@ public final class Nfs4Attributes
 
     /**
      * @param attr an attribute number
-     * @return true when the server returned it
+     * @return true when the server returned it (and it came before any value of unknown size)
      */
     public boolean has(final int attr)
     {
