@@ -1,6 +1,7 @@
 package io.jrxe.ulp.nfs4;
 
 import io.jrxe.ulp.sunrpc.RpcCall;
+import io.jrxe.ulp.sunrpc.RpcMessage;
 import io.jrxe.ulp.xdr.XdrEncoder;
 
 /**
@@ -394,12 +395,12 @@ public final class Nfs4CompoundEncoder
         xdr.putInt(cbProgram).putInt(1);
         if (authSys)
         {
-            xdr.putInt(io.jrxe.ulp.sunrpc.RpcMessage.AUTH_SYS).putInt(stamp).putAscii(machineName)
+            xdr.putInt(RpcMessage.AUTH_SYS).putInt(stamp).putAscii(machineName)
                 .putInt(uid).putInt(gid).putInt(0);
         }
         else
         {
-            xdr.putInt(io.jrxe.ulp.sunrpc.RpcMessage.AUTH_NONE);
+            xdr.putInt(RpcMessage.AUTH_NONE);
         }
         return this;
     }
