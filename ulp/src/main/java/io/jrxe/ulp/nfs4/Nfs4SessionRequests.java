@@ -55,7 +55,7 @@ final class Nfs4SessionRequests
         }
     }
 
-    /** CREATE_SESSION with CONN_BACK_CHAN. */
+    /** CREATE_SESSION, with CONN_BACK_CHAN when the client serves callbacks on this connection. */
     static final class CreateSession extends Nfs4Request
     {
         final Nfs4CreateSessionResult result = new Nfs4CreateSessionResult();
@@ -63,6 +63,7 @@ final class Nfs4SessionRequests
         final Nfs4ChannelAttrs back = new Nfs4ChannelAttrs();
         long clientId;
         int sequence;
+        int flags = Nfs4.CREATE_SESSION4_FLAG_CONN_BACK_CHAN;
         int cbProgram;
         boolean authSys;
         String machineName;
@@ -77,8 +78,7 @@ final class Nfs4SessionRequests
         @Override
         public void encode(final Nfs4CompoundEncoder enc, final RpcCall call)
         {
-            enc.createSession(clientId, sequence, Nfs4.CREATE_SESSION4_FLAG_CONN_BACK_CHAN, fore, back, cbProgram,
-                authSys, stamp, machineName, 0, 0);
+            enc.createSession(clientId, sequence, flags, fore, back, cbProgram, authSys, stamp, machineName, 0, 0);
         }
 
         @Override
