@@ -50,7 +50,7 @@ public final class Nfs4ExchangeIdResult
         if (1 == impls)
         {
             implDomain = xdr.getString(Nfs4.OPAQUE_LIMIT);
-            implName = xdr.getString(Nfs4.OPAQUE_LIMIT);
+            implName = xdr.getString(Nfs4ReplySizes.IMPL_NAME_LIMIT);
             xdr.skip(12); // nii_date
         }
         return this;

@@ -118,6 +118,10 @@ final class Nfs4ForeChannel
                 request.decode(dec, call);
                 return;
             }
+            catch (final XdrException ex)
+            {
+                throw malformed(request, ex);
+            }
             catch (final Nfs4StatusException ex)
             {
                 if (Nfs4Status.DELAY != ex.status())
@@ -323,6 +327,10 @@ final class Nfs4ForeChannel
                 throw ex;
             }
         }
+        catch (final XdrException ex)
+        {
+            throw malformed(request, ex);
+        }
         finally
         {
             if (!settled)
@@ -372,6 +380,11 @@ final class Nfs4ForeChannel
                 slots.unchanged(slot);
                 throw new Nfs4StatusException(Nfs4.OP_SEQUENCE, status, "session " + session + " slot " + slot);
         }
+    }
+
+    private static Nfs4Exception malformed(final Nfs4Request request, final XdrException ex)
+    {
+        return new Nfs4Exception(request.name() + ": malformed reply: " + ex.getMessage(), ex);
     }
 
     private static void checkRpc(final Nfs4Request request, final RpcCall rpc)

@@ -23,7 +23,8 @@ import io.jrxe.ulp.sunrpc.RpcMessage;
  *   REMOVE             8 + change_info4 20                                                   = 28
  *   READDIR            8 + maxcount (maxcount bounds the whole READDIR4resok, RFC 8881 §18.23.3)
  *   EXCHANGE_ID        8 + clientid 8 + seqid 4 + flags 4 + SP4_NONE 4 + server_owner4 (8 + 4 + 1024)
- *                      + scope (4 + 1024) + impl id&lt;1&gt; (4 + 2 x (4 + 1024) + nfstime4 12)        = 4164
+ *                      + scope (4 + 1024) + impl id&lt;1&gt; (4 + domain 4 + 1024 + name 4 + 268 + nfstime4 12)
+ *                      (the name bounded as Linux bounds it, IMPL_NAME_LIMIT: under 4 KiB inline) = 3408
  *   CREATE_SESSION     8 + sessionid 16 + seq 4 + flags 4 + 2 x channel_attrs4 (28 + rdma_ird 4) = 96
  * </pre>
  */
@@ -54,9 +55,11 @@ public final class Nfs4ReplySizes
     public static final int CLOSE = OP_HEADER + Nfs4Stateid.SIZE;
     /** REMOVE. */
     public static final int REMOVE = OP_HEADER + 20;
+    /** The bound of a server's nii_name (Linux's IMPL_NAME_LIMIT: the four utsname fields and 8). */
+    public static final int IMPL_NAME_LIMIT = 268;
     /** EXCHANGE_ID. */
     public static final int EXCHANGE_ID = OP_HEADER + 8 + 4 + 4 + 4 + (8 + 4 + Nfs4.OPAQUE_LIMIT) +
-        (4 + Nfs4.OPAQUE_LIMIT) + (4 + 2 * (4 + Nfs4.OPAQUE_LIMIT) + 12);
+        (4 + Nfs4.OPAQUE_LIMIT) + (4 + 4 + Nfs4.OPAQUE_LIMIT + 4 + IMPL_NAME_LIMIT + 12);
     /** CREATE_SESSION. */
     public static final int CREATE_SESSION = OP_HEADER + Nfs4.SESSIONID_SIZE + 4 + 4 + 2 * Nfs4ChannelAttrs.MAX_SIZE;
 

@@ -417,6 +417,18 @@ class Nfs41SessionTest
     }
 
     @Test
+    void aMalformedReplyIsAnNfs4ExceptionAndTheSlotStaysUsable()
+    {
+        connect();
+        server.wrongSlotEchoes = 1;
+        final Nfs4Exception ex = assertThrows(Nfs4Exception.class, () -> session.getattr("dir"));
+        assertTrue(ex.getMessage().startsWith("LOOKUP: malformed reply: SEQUENCE result for session"),
+            ex.getMessage());
+        assertEquals(Nfs4.NF4DIR, session.getattr("dir").type(), "the server ran it: the next seqid follows");
+        assertEquals(0, session.misorderedRetries());
+    }
+
+    @Test
     void connectFailingHalfWayDestroysWhatItMade()
     {
         options.exportPath("/not-there");

@@ -187,7 +187,7 @@ class Nfs4CompoundEncoderTest
             .i(0x0001_0000)                               // eia_flags: EXCHGID4_FLAG_USE_NON_PNFS
             .i(0)                                         // state_protect4_a: SP4_NONE
             .i(0));                                       // eia_client_impl_id<1>: none
-        assertEquals(24 + 12 + 4164, enc.replyLimit());
+        assertEquals(24 + 12 + 3408, enc.replyLimit());
     }
 
     @Test

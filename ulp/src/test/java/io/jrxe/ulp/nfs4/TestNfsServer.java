@@ -41,6 +41,7 @@ final class TestNfsServer implements RpcProgram
     boolean setConfirmFlag;
     boolean grantReadDelegations;
     boolean log = true;
+    int wrongSlotEchoes;
 
     // ---- what it saw ----
     final TestFs fs = new TestFs();
@@ -267,7 +268,9 @@ final class TestNfsServer implements RpcProgram
         slotsUsed |= 1L << Math.min(slot, 63);
         session = s;
         ok(r);
-        r.putHyper(high).putHyper(low).putInt(seqid).putInt(slot).putInt(usable - 1)
+        final int echo = wrongSlotEchoes > 0 ? slot + 5 : slot;
+        wrongSlotEchoes = Math.max(0, wrongSlotEchoes - 1);
+        r.putHyper(high).putHyper(low).putInt(seqid).putInt(echo).putInt(usable - 1)
             .putInt(targetHighest >= 0 ? targetHighest : usable - 1).putInt(0);
         return Nfs4Status.OK;
     }
