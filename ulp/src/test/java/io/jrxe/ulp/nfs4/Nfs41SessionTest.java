@@ -1,7 +1,11 @@
 package io.jrxe.ulp.nfs4;
 
+import io.jrxe.ulp.sunrpc.LoopbackRpcClient;
+import io.jrxe.ulp.sunrpc.RpcAuth;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
 import io.jrxe.ulp.sunrpc.RpcMessage;
+import io.jrxe.ulp.sunrpc.RpcServerCall;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,6 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -426,6 +432,44 @@ class Nfs41SessionTest
             ex.getMessage());
         assertEquals(Nfs4.NF4DIR, session.getattr("dir").type(), "the server ran it: the next seqid follows");
         assertEquals(0, session.misorderedRetries());
+    }
+
+    @Test
+    void aClientThatCompletesCallsInsideSubmitWorksToo() throws IOException
+    {
+        final LoopbackRpcClient loopback = new LoopbackRpcClient(dispatcher, RpcAuth.none(), 8, 2 * CHUNK);
+        session = Nfs41Session.connect(loopback, callback, options);
+        final byte[] content = random(1024 * 1024 + 3, 14);
+        assertEquals(content.length, writeFromFile(content, "dir/inline.bin", null));
+        assertArrayEquals(content, server.fs.at("/export/dir/inline.bin").content());
+        assertArrayEquals(content, readToFile("dir/inline.bin"));
+    }
+
+    @Test
+    void theCallbackServiceAnswersForTheSessionMadeAndOnlyWhileItLasts()
+    {
+        connect();
+        final RpcDispatcher backChannel = new RpcDispatcher(null).register(callback);
+        final long high = session.sessionId().high();
+        final long low = session.sessionId().low();
+        assertEquals(Nfs4Status.OK, callBack(backChannel, high, low, 0));
+        assertEquals(Nfs4Status.BADSLOT, callBack(backChannel, high, low, 1), "the back channel has one slot");
+        assertEquals(Nfs4Status.BADSESSION, callBack(backChannel, high, low + 1, 0));
+        session.close();
+        assertEquals(Nfs4Status.BADSESSION, callBack(backChannel, high, low, 0));
+        assertEquals(4, callback.cbSequence());
+    }
+
+    /** A CB_COMPOUND of CB_SEQUENCE (seqid 1) as the server would send it; returns the COMPOUND's status. */
+    private static int callBack(final RpcDispatcher backChannel, final long high, final long low, final int slot)
+    {
+        final byte[] msg = Wire.of().i(77, 0, 2, Nfs4CallbackProgram.DEFAULT_PROGRAM, 1, 1, 0, 0, 0, 0)
+            .str("").i(1, 0, 1).i(Nfs4.OP_CB_SEQUENCE).h(high).h(low).i(1, slot, 0).b(false).i(0).bytes();
+        final UnsafeBuffer reply = new UnsafeBuffer(new byte[512]);
+        final RpcServerCall call = new RpcServerCall();
+        call.origin(new InetSocketAddress(InetAddress.getLoopbackAddress(), 2049), null);
+        assertTrue(backChannel.dispatch(call, new UnsafeBuffer(msg), 0, msg.length, reply, 0, 512) > 0);
+        return reply.getInt(24, java.nio.ByteOrder.BIG_ENDIAN);
     }
 
     @Test
