@@ -142,6 +142,12 @@ public final class Nfs41Session implements AutoCloseable
             callback.bind(created.session(), back.maxRequests(), back.maxOperations());
         }
         maxOps = Math.min(fore.maxOperations(), options.foreMaxOps());
+        if (maxOps < 5)
+        {
+            // SEQUENCE PUTFH OPEN GETFH GETATTR is the smallest COMPOUND this client sends
+            throw new Nfs4Exception("CREATE_SESSION: the server allows " + maxOps + " operations per COMPOUND, " +
+                "at least 5 are needed");
+        }
         rsize = Math.min(options.rsize(), fore.maxResponseSize() - IO_OVERHEAD);
         wsize = Math.min(options.wsize(), fore.maxRequestSize() - IO_OVERHEAD);
 

@@ -401,6 +401,29 @@ class Nfs41SessionTest
     }
 
     @Test
+    void theFewestOperationsPerCompoundThatWork() throws IOException
+    {
+        server.serverMaxOps = 5;
+        connect();
+        assertEquals(5, session.maxOperations());
+        final byte[] content = random(3 * CHUNK, 15);
+        writeFromFile(content, "dir/five.bin", null);
+        assertArrayEquals(content, readToFile("dir/five.bin"));
+        session.remove("dir/five.bin");
+        for (final String c : server.compounds)
+        {
+            assertTrue(c.split(" ").length <= 5, c);
+        }
+        session.close();
+
+        server.serverMaxOps = 4;
+        final Nfs4Exception ex = assertThrows(Nfs4Exception.class, this::connect);
+        assertEquals("CREATE_SESSION: the server allows 4 operations per COMPOUND, at least 5 are needed",
+            ex.getMessage());
+        assertTrue(server.sessions.isEmpty() && server.clients.isEmpty(), "what connect made is destroyed");
+    }
+
+    @Test
     void aServerSettingOpenConfirmIsNotAskedToConfirm() throws IOException
     {
         connect();
