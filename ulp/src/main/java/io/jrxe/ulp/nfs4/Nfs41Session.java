@@ -1,0 +1,704 @@
+package io.jrxe.ulp.nfs4;
+
+import io.jrxe.ulp.sunrpc.RpcClient;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An NFSv4.1 client session on one {@link RpcClient} (RFC 8881 §2.4, §2.10): what a command-line tool uses to list,
+ * read, write, create and remove files under an export. Driven by one thread; every call blocks until its
+ * COMPOUNDs are answered, driving the client (and, through its transport, the callback service) meanwhile.
+ * <pre>
+ *   connect:   EXCHANGE_ID (co_ownerid unique per instance, SP4_NONE, USE_NON_PNFS)
+ *              CREATE_SESSION (fore and back channel, CONN_BACK_CHAN, the callback program and security)
+ *              SEQUENCE RECLAIM_COMPLETE(one_fs false)          knfsd answers OPEN with NFS4ERR_GRACE before it
+ *              SEQUENCE PUTROOTFH LOOKUP(export...) GETFH GETATTR(lease_time, maxread, maxwrite ...)
+ *   paths:     relative to the export; each request walks PUTROOTFH, LOOKUP per component (several COMPOUNDs
+ *              when the components outnumber the session's ca_maxoperations)
+ *   read:      OPEN(NOCREATE, READ) -> READ x N in flight (rsize each, one slot each) -> CLOSE
+ *   write:     OPEN(CREATE UNCHECKED4, size 0, WRITE) -> WRITE x N in flight (wsize each) -> COMMIT -> CLOSE
+ *   lease:     every SEQUENCE renews it (RFC 8881 §8.3); an idle client calls renewIfDue() now and then
+ *   close:     DESTROY_SESSION, DESTROY_CLIENTID
+ * </pre>
+ * NFS4ERR_DELAY and NFS4ERR_GRACE are retried within {@link Nfs41Options#retryLimitNs()}; any other error
+ * surfaces as an {@link Nfs4StatusException} naming the operation, the status and the path.
+ */
+public final class Nfs41Session implements AutoCloseable
+{
+    /** Bytes of a READ or WRITE COMPOUND besides the data (RPC header with AUTH_SYS, SEQUENCE, PUTFH, READ/WRITE). */
+    static final int IO_OVERHEAD = 1024;
+
+    private final Nfs41Options options;
+    private final Nfs4ForeChannel channel;
+    private final Nfs4CallbackProgram callback;
+    private final String[] export;
+    private final byte[] openOwner;
+    private final Nfs4ChannelAttrs fore = new Nfs4ChannelAttrs();
+    private final Nfs4ChannelAttrs back = new Nfs4ChannelAttrs();
+    private final Nfs4SessionRequests.ExchangeId exchangeId = new Nfs4SessionRequests.ExchangeId();
+    private final Nfs4SessionRequests.CreateSession createSession = new Nfs4SessionRequests.CreateSession();
+    private final Nfs4SessionRequests.ReclaimComplete reclaimComplete = new Nfs4SessionRequests.ReclaimComplete();
+    private final Nfs4SessionRequests.Renew renew = new Nfs4SessionRequests.Renew();
+    private final Nfs4SessionRequests.DestroySession destroySession = new Nfs4SessionRequests.DestroySession();
+    private final Nfs4SessionRequests.DestroyClientId destroyClientId = new Nfs4SessionRequests.DestroyClientId();
+    private final Nfs4PathRequests.Lookup prefix = new Nfs4PathRequests.Lookup();
+    private final Nfs4PathRequests.Lookup lookup = new Nfs4PathRequests.Lookup();
+    private final Nfs4PathRequests.Open open = new Nfs4PathRequests.Open();
+    private final Nfs4PathRequests.Close close = new Nfs4PathRequests.Close();
+    private final Nfs4PathRequests.Remove remove = new Nfs4PathRequests.Remove();
+    private final Nfs4PathRequests.Readdir readdir = new Nfs4PathRequests.Readdir();
+    private final Nfs4IoRequests.Commit commit = new Nfs4IoRequests.Commit();
+    private final Nfs4FileHandle walkStart = new Nfs4FileHandle();
+    private final Nfs4FileHandle fileFh = new Nfs4FileHandle();
+    private final Nfs4Stateid fileStateid = new Nfs4Stateid();
+    private final Nfs4Attributes exportAttrs = new Nfs4Attributes();
+    private Nfs4ReadPipeline reader;
+    private Nfs4WritePipeline writer;
+    private long clientId;
+    private int leaseSeconds;
+    private int rsize;
+    private int wsize;
+    private int maxOps;
+    private boolean backChannelBound;
+    private boolean sessionUp;
+    private boolean clientUp;
+    private boolean closed;
+    private long rewrites;
+
+    private Nfs41Session(final RpcClient client, final Nfs4CallbackProgram callback, final Nfs41Options options)
+    {
+        this.options = options;
+        this.channel = new Nfs4ForeChannel(client, options);
+        this.callback = callback;
+        this.export = Nfs4Path.components(options.exportPath());
+        final byte[] owner = options.ownerId();
+        this.openOwner = java.util.Arrays.copyOf(owner, Math.min(owner.length, Nfs4.OPAQUE_LIMIT));
+    }
+
+    /**
+     * Make a client ID and a session, tell the server there is nothing to reclaim, and look the export up.
+     *
+     * @param client the RPC client (its transport dispatches reverse-direction calls to {@code callback})
+     * @param callback the callback service, or null for a session without a back channel
+     * @param options what to ask for
+     * @return the session
+     * @throws Nfs4Exception when the server refuses (the client ID and session made so far are destroyed)
+     */
+    public static Nfs41Session connect(
+        final RpcClient client, final Nfs4CallbackProgram callback, final Nfs41Options options)
+    {
+        final Nfs41Session session = new Nfs41Session(client, callback, options);
+        try
+        {
+            session.establish();
+        }
+        catch (final RuntimeException ex)
+        {
+            try
+            {
+                session.close();
+            }
+            catch (final RuntimeException suppressed)
+            {
+                ex.addSuppressed(suppressed);
+            }
+            throw ex;
+        }
+        return session;
+    }
+
+    private void establish()
+    {
+        exchangeId.verifier = options.verifier();
+        exchangeId.ownerId = options.ownerId();
+        channel.runAlone(exchangeId);
+        clientId = exchangeId.result.clientId();
+        clientUp = true;
+
+        final Nfs4SessionRequests.CreateSession cs = createSession;
+        cs.clientId = clientId;
+        cs.sequence = exchangeId.result.sequenceId();
+        cs.flags = null == callback ? 0 : Nfs4.CREATE_SESSION4_FLAG_CONN_BACK_CHAN;
+        cs.cbProgram = null == callback ? Nfs4CallbackProgram.DEFAULT_PROGRAM : callback.number();
+        cs.authSys = options.callbackAuthSys();
+        cs.machineName = options.machineName();
+        cs.stamp = (int)(options.verifier() ^ (options.verifier() >>> 32));
+        cs.fore.set(options.wsize() + IO_OVERHEAD, Math.max(options.rsize(), options.readdirMaxCount()) + IO_OVERHEAD,
+            options.foreMaxResponseCached(), options.foreMaxOps(), options.foreSlots());
+        cs.back.set(options.backMaxMessage(), options.backMaxMessage(), 0, options.backMaxOps(), options.backSlots());
+        channel.runAlone(cs);
+        final Nfs4CreateSessionResult created = cs.result;
+        copy(created.fore(), fore);
+        copy(created.back(), back);
+        channel.open(created.session(), fore.maxRequests());
+        sessionUp = true;
+        backChannelBound = null != callback && 0 != (created.flags() & Nfs4.CREATE_SESSION4_FLAG_CONN_BACK_CHAN);
+        if (null != callback)
+        {
+            callback.bind(created.session(), back.maxRequests(), back.maxOperations());
+        }
+        maxOps = Math.min(fore.maxOperations(), options.foreMaxOps());
+        if (maxOps < 5)
+        {
+            // SEQUENCE PUTFH OPEN GETFH GETATTR is the smallest COMPOUND this client sends
+            throw new Nfs4Exception("CREATE_SESSION: the server allows " + maxOps + " operations per COMPOUND, " +
+                "at least 5 are needed");
+        }
+        rsize = Math.min(options.rsize(), fore.maxResponseSize() - IO_OVERHEAD);
+        wsize = Math.min(options.wsize(), fore.maxRequestSize() - IO_OVERHEAD);
+
+        channel.run(reclaimComplete);
+
+        lookup.attrMask = Nfs4PathRequests.FILE_ATTRS | Nfs4Attr.mask(Nfs4Attr.LEASE_TIME, Nfs4Attr.MAXREAD,
+            Nfs4Attr.MAXWRITE);
+        try
+        {
+            walk(lookup, export, export.length, 2);
+            channel.run(lookup);
+        }
+        finally
+        {
+            lookup.attrMask = Nfs4PathRequests.FILE_ATTRS;
+        }
+        exportAttrs.copy(lookup.attrs);
+        if (Nfs4.NF4DIR != exportAttrs.type())
+        {
+            throw new Nfs4Exception("export " + options.exportPath() + " is not a directory");
+        }
+        leaseSeconds = exportAttrs.has(Nfs4Attr.LEASE_TIME) ? exportAttrs.leaseTime() : 90;
+        if (exportAttrs.has(Nfs4Attr.MAXREAD) && exportAttrs.maxRead() > 0)
+        {
+            rsize = (int)Math.min(rsize, exportAttrs.maxRead());
+        }
+        if (exportAttrs.has(Nfs4Attr.MAXWRITE) && exportAttrs.maxWrite() > 0)
+        {
+            wsize = (int)Math.min(wsize, exportAttrs.maxWrite());
+        }
+        if (rsize < 512 || wsize < 512)
+        {
+            throw new Nfs4Exception("the session allows READs of " + rsize + " and WRITEs of " + wsize + " bytes");
+        }
+    }
+
+    private static void copy(final Nfs4ChannelAttrs from, final Nfs4ChannelAttrs to)
+    {
+        to.set(from.maxRequestSize(), from.maxResponseSize(), from.maxResponseSizeCached(), from.maxOperations(),
+            from.maxRequests());
+    }
+
+    // ---- paths ----------------------------------------------------------------------------------------------
+
+    private String[] resolve(final String path)
+    {
+        return Nfs4Path.join(export, Nfs4Path.components(path));
+    }
+
+    /**
+     * Set a request to walk components [0, end) of a path, after looking up a prefix first when the walk and the
+     * request's own operations would not fit in one COMPOUND.
+     */
+    private void walk(final Nfs4PathRequests.Walk request, final String[] path, final int end, final int ownOps)
+    {
+        final int room = maxOps - 2 - ownOps; // SEQUENCE and PUTROOTFH/PUTFH
+        walkStart.clear();
+        int at = 0;
+        while (end - at > room)
+        {
+            final int n = Math.min(end - at, maxOps - 4); // SEQUENCE PUT* LOOKUP.. GETFH GETATTR
+            prefix.walk(path, walkStart, at, at + n);
+            channel.run(prefix);
+            if (Nfs4.NF4DIR != prefix.attrs.type())
+            {
+                throw new Nfs4StatusException(Nfs4.OP_LOOKUP, Nfs4Status.NOTDIR, Nfs4Path.toString(path, at + n));
+            }
+            walkStart.copy(prefix.fh);
+            at += n;
+        }
+        request.walk(path, walkStart, at, end);
+    }
+
+    private String[] fileIn(final String path)
+    {
+        final String[] all = resolve(path);
+        if (all.length == export.length)
+        {
+            throw new IllegalArgumentException("a file name is needed, not the export itself: " + path);
+        }
+        return all;
+    }
+
+    /**
+     * @param path a path under the export ("" for the export)
+     * @return its file handle (a new object)
+     */
+    public Nfs4FileHandle lookup(final String path)
+    {
+        final String[] all = resolve(path);
+        walk(lookup, all, all.length, 2);
+        channel.run(lookup);
+        return new Nfs4FileHandle().copy(lookup.fh);
+    }
+
+    /**
+     * @param path a path under the export ("" for the export)
+     * @return its type, size, mode, change, fileid, numlinks and time_modify (a new object)
+     */
+    public Nfs4Attributes getattr(final String path)
+    {
+        final String[] all = resolve(path);
+        walk(lookup, all, all.length, 2);
+        channel.run(lookup);
+        return new Nfs4Attributes().copy(lookup.attrs);
+    }
+
+    /**
+     * List a directory: READDIR pages, each continuing at the last cookie (RFC 8881 §18.23.4), until eof.
+     *
+     * @param path a directory under the export ("" for the export)
+     * @return its entries with type and size, in the server's order
+     */
+    public List<Nfs4DirEntry> list(final String path)
+    {
+        final String[] all = resolve(path);
+        walk(readdir, all, all.length, 2);
+        readdir.entries.clear();
+        readdir.cookie = 0;
+        readdir.verifier = 0;
+        readdir.maxCount = options.readdirMaxCount();
+        readdir.eof = false;
+        while (!readdir.eof)
+        {
+            channel.run(readdir);
+        }
+        final List<Nfs4DirEntry> out = new ArrayList<>(readdir.entries);
+        readdir.entries.clear();
+        return out;
+    }
+
+    /**
+     * Create an empty file (OPEN with OPEN4_CREATE, then CLOSE). UNCHECKED4 leaves an existing file as it is;
+     * exclusive uses GUARDED4, which fails with NFS4ERR_EXIST.
+     *
+     * @param path the new file under the export
+     * @param mode its mode bits (0644 ...)
+     * @param exclusive true: fail when it exists
+     */
+    public void create(final String path, final int mode, final boolean exclusive)
+    {
+        openFile(path, Nfs4.SHARE_ACCESS_WRITE, true, exclusive ? Nfs4.GUARDED4 : Nfs4.UNCHECKED4, -1, mode);
+        closeFile(null);
+    }
+
+    /**
+     * @param path a file or empty directory under the export
+     */
+    public void remove(final String path)
+    {
+        final String[] all = fileIn(path);
+        walk(remove, all, all.length - 1, 1);
+        remove.name = all[all.length - 1];
+        channel.run(remove);
+    }
+
+    private void openFile(
+        final String path, final int access, final boolean create, final int createMode, final long size,
+        final int mode)
+    {
+        final String[] all = fileIn(path);
+        final Nfs4PathRequests.Open o = open;
+        walk(o, all, all.length - 1, 3);
+        o.name = all[all.length - 1];
+        o.clientId = clientId;
+        o.owner = openOwner;
+        o.shareAccess = access | (options.wantNoDelegation() ? Nfs4.SHARE_ACCESS_WANT_NO_DELEG : 0);
+        o.shareDeny = Nfs4.SHARE_DENY_NONE;
+        o.create = create;
+        o.createMode = createMode;
+        o.createSize = size;
+        o.createModeBits = mode;
+        channel.run(o);
+        fileFh.copy(o.fh);
+        fileStateid.copy(o.result.stateid());
+        close.fh.copy(o.fh);
+        close.stateid.copy(o.result.stateid());
+        close.returnDelegation = o.result.hasDelegation();
+        close.delegation.copy(o.result.delegationStateid());
+        close.what = Nfs4Path.toString(all, all.length);
+    }
+
+    private void closeFile(final Throwable failure)
+    {
+        try
+        {
+            channel.run(close);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (null == failure)
+            {
+                throw ex;
+            }
+            failure.addSuppressed(ex);
+        }
+    }
+
+    // ---- data -----------------------------------------------------------------------------------------------
+
+    /**
+     * Read a whole file into a channel, from the channel's position, with {@link Nfs41Options#outstanding()} READs
+     * of {@link #rsize()} in flight.
+     *
+     * @param path the file under the export
+     * @param out where its bytes go (the position moves past them)
+     * @param progress told after each chunk
+     * @return bytes read
+     * @throws IOException when the channel fails
+     */
+    public long read(final String path, final FileChannel out, final Nfs4Progress progress) throws IOException
+    {
+        return read(path, out, null, progress);
+    }
+
+    /**
+     * Read a whole file into a stream, in order, with {@link Nfs41Options#outstanding()} READs in flight.
+     *
+     * @param path the file under the export
+     * @param out where its bytes go
+     * @param progress told after each chunk
+     * @return bytes read
+     * @throws IOException when the stream fails
+     */
+    public long read(final String path, final OutputStream out, final Nfs4Progress progress) throws IOException
+    {
+        return read(path, null, out, progress);
+    }
+
+    private long read(final String path, final FileChannel channelOut, final OutputStream streamOut,
+        final Nfs4Progress progress) throws IOException
+    {
+        openFile(path, Nfs4.SHARE_ACCESS_READ, false, 0, -1, -1);
+        final long size = open.attrs.size();
+        final Nfs4ReadPipeline pipeline = reader();
+        final Nfs4Progress told = null == progress ? Nfs4Progress.NONE : progress;
+        long n = 0;
+        try
+        {
+            n = null != channelOut ? pipeline.read(fileFh, fileStateid, size, channelOut, told) :
+                pipeline.read(fileFh, fileStateid, size, streamOut, told);
+        }
+        catch (final RuntimeException | IOException ex)
+        {
+            closeFile(ex);
+            throw ex;
+        }
+        closeFile(null);
+        return n;
+    }
+
+    /**
+     * Write a local file to the server: create or truncate it (OPEN4_CREATE UNCHECKED4 with size 0), WRITE it with
+     * {@link Nfs41Options#outstanding()} calls of {@link #wsize()} in flight, COMMIT, CLOSE. When the write
+     * verifier changes (the server restarted before COMMIT, RFC 8881 §18.3.4), the file is written once more.
+     *
+     * @param in the local file, read from position 0 to its size
+     * @param path the file under the export
+     * @param mode mode bits when it is created
+     * @param progress told after each WRITE
+     * @return bytes written
+     * @throws IOException when the local file cannot be read
+     */
+    public long write(final FileChannel in, final String path, final int mode, final Nfs4Progress progress)
+        throws IOException
+    {
+        final long size = in.size();
+        openFile(path, Nfs4.SHARE_ACCESS_WRITE, true, Nfs4.UNCHECKED4, 0, mode);
+        final Nfs4WritePipeline pipeline = writer();
+        final Nfs4Progress told = null == progress ? Nfs4Progress.NONE : progress;
+        long n = 0;
+        try
+        {
+            for (int attempt = 1; ; attempt++)
+            {
+                n = pipeline.write(fileFh, fileStateid, in, size, options.stableHow(), told);
+                if (!pipeline.needCommit())
+                {
+                    break;
+                }
+                commit.fh = fileFh;
+                channel.run(commit);
+                if (!pipeline.verifierChanged() && commit.verifier == pipeline.verifier())
+                {
+                    break;
+                }
+                if (attempt == 2)
+                {
+                    throw new Nfs4Exception("WRITE of " + path + ": the write verifier changed again while it was " +
+                        "written a second time (is the server restarting?)");
+                }
+                rewrites++;
+            }
+        }
+        catch (final RuntimeException | IOException ex)
+        {
+            closeFile(ex);
+            throw ex;
+        }
+        closeFile(null);
+        return n;
+    }
+
+    Nfs4ReadPipeline reader()
+    {
+        if (null == reader)
+        {
+            reader = new Nfs4ReadPipeline(channel, options, depth(), rsize);
+        }
+        return reader;
+    }
+
+    private Nfs4WritePipeline writer()
+    {
+        if (null == writer)
+        {
+            writer = new Nfs4WritePipeline(channel, options, depth(), wsize);
+        }
+        return writer;
+    }
+
+    private int depth()
+    {
+        return Math.max(1, Math.min(options.outstanding(), channel.slots().capacity()));
+    }
+
+    /**
+     * Send a request of the caller's on the session (its SEQUENCE is added), with the session's retries.
+     *
+     * @param request the request
+     */
+    public void run(final Nfs4Request request)
+    {
+        channel.run(request);
+    }
+
+    // ---- lease ----------------------------------------------------------------------------------------------
+
+    /** Send a SEQUENCE alone: it renews the lease (RFC 8881 §8.3) and refreshes {@link #statusFlags()}. */
+    public void renewLease()
+    {
+        channel.run(renew);
+    }
+
+    /**
+     * Renew the lease when half of it passed since the last SEQUENCE; call it at least every quarter lease while
+     * idle.
+     *
+     * @return true when a SEQUENCE was sent
+     */
+    public boolean renewIfDue()
+    {
+        if (nanosSinceRenewal() >= leaseSeconds * 500_000_000L)
+        {
+            renewLease();
+            return true;
+        }
+        return false;
+    }
+
+    /** @return nanoseconds since the last successful SEQUENCE */
+    public long nanosSinceRenewal()
+    {
+        return options.clock().nanoTime() - channel.lastSequenceNs();
+    }
+
+    // ---- shutdown -------------------------------------------------------------------------------------------
+
+    /**
+     * DESTROY_SESSION then DESTROY_CLIENTID (RFC 8881 §18.37, §18.50): the server forgets this client at once
+     * instead of at the end of its lease. Idempotent.
+     *
+     * @throws Nfs4Exception when either was refused (both are tried)
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = null;
+        if (sessionUp)
+        {
+            try
+            {
+                destroySession.session.copy(channel.session());
+                channel.runAlone(destroySession);
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+            }
+            sessionUp = false;
+            if (null != callback)
+            {
+                callback.unbind();
+            }
+        }
+        if (clientUp)
+        {
+            try
+            {
+                destroyClientId.clientId = clientId;
+                channel.runAlone(destroyClientId);
+            }
+            catch (final RuntimeException ex)
+            {
+                if (null == failure)
+                {
+                    failure = ex;
+                }
+                else
+                {
+                    failure.addSuppressed(ex);
+                }
+            }
+            clientUp = false;
+        }
+        if (null != failure)
+        {
+            throw failure;
+        }
+    }
+
+    // ---- state ----------------------------------------------------------------------------------------------
+
+    /** @return the client ID from EXCHANGE_ID */
+    public long clientId()
+    {
+        return clientId;
+    }
+
+    /** @return the session id */
+    public Nfs4SessionId sessionId()
+    {
+        return channel.session();
+    }
+
+    /** @return the fore channel the server granted */
+    public Nfs4ChannelAttrs foreChannel()
+    {
+        return fore;
+    }
+
+    /** @return the back channel the server granted */
+    public Nfs4ChannelAttrs backChannel()
+    {
+        return back;
+    }
+
+    /** @return true when the server bound this connection as the back channel too (callbacks can come) */
+    public boolean backChannelBound()
+    {
+        return backChannelBound;
+    }
+
+    /** @return the server's lease_time in seconds */
+    public int leaseSeconds()
+    {
+        return leaseSeconds;
+    }
+
+    /** @return bytes per READ */
+    public int rsize()
+    {
+        return rsize;
+    }
+
+    /** @return bytes per WRITE */
+    public int wsize()
+    {
+        return wsize;
+    }
+
+    /** @return operations per COMPOUND the session allows */
+    public int maxOperations()
+    {
+        return maxOps;
+    }
+
+    /** @return fore channel slots held by requests (0 between calls) */
+    int slotsInUse()
+    {
+        return channel.slots().inUse();
+    }
+
+    /** @return the fore channel's slots usable now */
+    public int slots()
+    {
+        return channel.slots().limit();
+    }
+
+    /** @return the export's attributes as looked up at connect */
+    public Nfs4Attributes exportAttributes()
+    {
+        return exportAttrs;
+    }
+
+    /** @return true when RECLAIM_COMPLETE was answered NFS4ERR_COMPLETE_ALREADY */
+    public boolean reclaimWasComplete()
+    {
+        return reclaimComplete.alreadyComplete;
+    }
+
+    /** @return sr_status_flags of the last SEQUENCE (SEQ4_STATUS_CB_PATH_DOWN ...) */
+    public int statusFlags()
+    {
+        return channel.statusFlags();
+    }
+
+    /** @return the server's EXCHANGE_ID answer (owner, scope, implementation) */
+    public Nfs4ExchangeIdResult serverIdentity()
+    {
+        return exchangeId.result;
+    }
+
+    /** @return COMPOUNDs sent, retries included */
+    public long compounds()
+    {
+        return channel.compounds();
+    }
+
+    /** @return retries after NFS4ERR_DELAY */
+    public long delayRetries()
+    {
+        return channel.delayRetries();
+    }
+
+    /** @return retries after NFS4ERR_GRACE */
+    public long graceRetries()
+    {
+        return channel.graceRetries();
+    }
+
+    /** @return NFS4ERR_SEQ_MISORDERED answers */
+    public long misorderedRetries()
+    {
+        return channel.misorderedRetries();
+    }
+
+    /** @return NFS4ERR_BADSLOT answers */
+    public long badSlotRetries()
+    {
+        return channel.badSlotRetries();
+    }
+
+    /** @return files written a second time because the write verifier changed */
+    public long rewrites()
+    {
+        return rewrites;
+    }
+}
