@@ -347,22 +347,24 @@ start_jrxe_server()
     fi
 }
 
-# check_jrxe_counters SERVER_DEVICE CLIENT_DEVICE: one `jrxe stat` (one JVM) for the counters files both runs
-# left; sets SRV_COUNTERS and CLI_COUNTERS ("name=value ..." of the non-zero ones) and appends what is wrong to the
-# caller's problems array.
+# check_jrxe_counters SERVER_DEVICE [CLIENT_DEVICE]: one `jrxe stat` (one JVM) for the counters files the runs
+# left; sets SRV_COUNTERS and CLI_COUNTERS ("name=value ..." of the non-zero ones; CLI_COUNTERS empty without a
+# second device) and appends what is wrong to the caller's problems array.
 check_jrxe_counters()
 {
     local stat_out=/tmp/jrxe-stat-$SCENARIO.txt errs
-    "${JRXE[@]}" stat --all "$1" "$2" > "$stat_out" 2>&1 || problems+=("jrxe stat failed")
+    "${JRXE[@]}" stat --all "$@" > "$stat_out" 2>&1 || problems+=("jrxe stat failed")
     show_log "$stat_out" "jrxe stat" 120
     SRV_COUNTERS=$(jrxe_counters "$stat_out" "$1")
-    CLI_COUNTERS=$(jrxe_counters "$stat_out" "$2")
     [ -n "$SRV_COUNTERS" ] || problems+=("no counters for $1 in jrxe stat")
-    [ -n "$CLI_COUNTERS" ] || problems+=("no counters for $2 in jrxe stat")
     errs=$(jrxe_errors "$SRV_COUNTERS")
-    [ -z "$errs" ] || problems+=("jrxe server counters: $errs")
+    [ -z "$errs" ] || problems+=("jrxe ${2:+server }counters ($1): $errs")
+    CLI_COUNTERS=""
+    [ -n "${2:-}" ] || return 0
+    CLI_COUNTERS=$(jrxe_counters "$stat_out" "$2")
+    [ -n "$CLI_COUNTERS" ] || problems+=("no counters for $2 in jrxe stat")
     errs=$(jrxe_errors "$CLI_COUNTERS")
-    [ -z "$errs" ] || problems+=("jrxe client counters: $errs")
+    [ -z "$errs" ] || problems+=("jrxe client counters ($2): $errs")
 }
 
 # perftest_bw_average FILE SIZE: the "BW average" column of the result line of a perftest table (jrxe's or perftest's).
@@ -468,7 +470,7 @@ two_rxe_routing()
             read -r "ROUTING_SAVED[$k]" < "/proc/sys/${k//.//}"
         done
     done
-    trap undo_two_rxe_routing EXIT
+    at_exit undo_two_rxe_routing
     for dev in all default "$eth_a" "$eth_d"; do
         sysctl -q -w "net.ipv4.conf.$dev.rp_filter=0" "net.ipv4.conf.$dev.accept_local=1" \
             "net.ipv4.conf.$dev.arp_ignore=1" "net.ipv4.conf.$dev.arp_announce=2"
@@ -611,4 +613,276 @@ cm_figures()
         esac
     done
     echo "${out% }"
+}
+
+# ---- NFS over RDMA: the kernel's server (knfsd, svcrdma) on NIC A, clients over rxe1 (NIC D) or jrxe (NIC B) ----
+#
+#   knfsd  10.9.0.1 (NIC A, rxe0)  RPC-over-RDMA on 20049 (rdma_cm, wildcard), NFS over TCP on 2049,
+#          rpc.mountd on UDP+TCP 20048 (MOUNT never runs over RDMA), rpcbind on 111
+#   export /srv/nfs (ext4 rootfs)  rw,async,no_root_squash,insecure,no_subtree_check; NFSv4 reaches it by the same
+#          path through mountd's automatic pseudo-root (no fsid=0 export)
+#
+# The server outlives a scenario: rpcbind and rpc.mountd daemonize into sessions of their own and knfsd is kernel
+# threads, so the scenario's process-group kill does not reach them. Its rdma listener is a wildcard rdma_cm id:
+# when the init deletes rxe0 between scenarios the per-device listen under it goes, and the next rxe0 gets a new
+# one, so nfs_server_start finds it running in a later scenario and only checks it.
+
+NFS_EXPORT=/srv/nfs
+NFS_RDMA_PORT=20049
+NFS_MOUNTD_PORT=20048
+NFS_THREADS=4
+# rsize/wsize of every NFS scenario, for the kernel client and jrxe's alike.
+NFS_RSIZE=262144
+NFS_WSIZE=262144
+NFS_MODULES="nfsd rpcrdma nfs nfsv3 nfsv4"
+
+# nfs_server_running: knfsd has threads and listens for RPC-over-RDMA on NFS_RDMA_PORT.
+nfs_server_running()
+{
+    local threads line
+    [ -r /proc/fs/nfsd/threads ] || return 1
+    read -r threads < /proc/fs/nfsd/threads 2> /dev/null || return 1
+    [ "${threads:-0}" -gt 0 ] || return 1
+    while read -r line; do
+        [ "$line" = "rdma $NFS_RDMA_PORT" ] && return 0
+    done < /proc/fs/nfsd/portlist
+    return 1
+}
+
+# nfs_server_start: knfsd by hand (no systemd in the guest), idempotent within one boot. Fails the scenario when
+# a step fails. The NFSv4 grace period (90 s by default, every OPEN refused with NFS4ERR_GRACE meanwhile) is cut
+# twice: grace and lease times are set to their minimum (10 s) before rpc.nfsd starts the server (the files only
+# take writes while it is stopped), and v4_end_grace ends the grace period at once after it has started (nothing
+# to reclaim on a fresh boot). A 10 s lease is harmless: the 6.1 server is "courteous" and keeps an expired
+# client's state until another client conflicts with it.
+nfs_server_start()
+{
+    local f threads
+    if nfs_server_running; then
+        NFS_SERVER_STATE=running
+        log "knfsd already running: threads $(< /proc/fs/nfsd/threads), portlist $(tr '\n' ' ' < /proc/fs/nfsd/portlist)"
+        return 0
+    fi
+    modprobe -a $NFS_MODULES || fail "modprobe -a $NFS_MODULES failed"
+    mkdir -p "$NFS_EXPORT"
+    chmod 0777 "$NFS_EXPORT"
+    mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd || fail "mount -t nfsd failed"
+    echo "$NFS_EXPORT *(rw,async,no_root_squash,insecure,no_subtree_check)" > /etc/exports
+    pidof rpcbind > /dev/null || rpcbind || fail "rpcbind did not start"
+    exportfs -ra || fail "exportfs -ra failed"
+    pidof rpc.mountd > /dev/null || rpc.mountd --port "$NFS_MOUNTD_PORT" || fail "rpc.mountd did not start"
+    # knfsd may run without its rdma listener (a scenario failed half-way): then only the listener is missing
+    threads=0
+    read -r threads < /proc/fs/nfsd/threads
+    if [ "${threads:-0}" = 0 ]; then
+        for f in nfsv4gracetime nfsv4leasetime; do
+            echo 10 > "/proc/fs/nfsd/$f" || fail "cannot set /proc/fs/nfsd/$f to 10"
+        done
+        rpc.nfsd "$NFS_THREADS" || fail "rpc.nfsd $NFS_THREADS failed"
+    fi
+    echo "rdma $NFS_RDMA_PORT" > /proc/fs/nfsd/portlist || fail "cannot add 'rdma $NFS_RDMA_PORT' to /proc/fs/nfsd/portlist"
+    echo Y > /proc/fs/nfsd/v4_end_grace || log "WARNING: could not end the NFSv4 grace period (v4_end_grace)"
+    nfs_server_running || fail "knfsd is not running after rpc.nfsd: threads $(< /proc/fs/nfsd/threads)," \
+        "portlist $(tr '\n' ' ' < /proc/fs/nfsd/portlist)"
+    NFS_SERVER_STATE=started
+    log "knfsd started: threads $(< /proc/fs/nfsd/threads), portlist $(tr '\n' ' ' < /proc/fs/nfsd/portlist)," \
+        "versions $(< /proc/fs/nfsd/versions), grace $(< /proc/fs/nfsd/nfsv4gracetime) s," \
+        "lease $(< /proc/fs/nfsd/nfsv4leasetime) s, grace ended $(< /proc/fs/nfsd/v4_end_grace)"
+}
+
+# nfs_server_stop: the reverse of nfs_server_start (knfsd threads and listeners, exports, mountd, rpcbind).
+nfs_server_stop()
+{
+    [ -r /proc/fs/nfsd/threads ] && rpc.nfsd 0
+    exportfs -au 2> /dev/null
+    local pids
+    pids=$(pidof rpc.mountd rpcbind) && kill $pids
+    mountpoint -q /proc/fs/nfsd && umount /proc/fs/nfsd
+    return 0
+}
+
+# nfs_rdma_listening: the server's rdma_cm id listens on NFS_RDMA_PORT on the rxe devices there are now.
+nfs_rdma_listening()
+{
+    kernel_cm_listening "$NFS_RDMA_PORT"
+}
+
+# md5_of FILE: the file's md5, hex.
+md5_of()
+{
+    local sum
+    sum=$(md5sum < "$1") || return 1
+    echo "${sum%% *}"
+}
+
+# nfs_make_file NAME MIB: NAME (relative to the export) filled with MIB MiB of random bytes; prints its md5.
+nfs_make_file()
+{
+    dd if=/dev/urandom of="$NFS_EXPORT/$1" bs=1M count="$2" status=none || fail "cannot write $NFS_EXPORT/$1"
+    md5_of "$NFS_EXPORT/$1"
+}
+
+# make_local_file PATH MIB: a local file of MIB MiB of random bytes; prints its md5.
+make_local_file()
+{
+    dd if=/dev/urandom of="$1" bs=1M count="$2" status=none || fail "cannot write $1"
+    md5_of "$1"
+}
+
+# nfs_kernel_mount VERS DIR: the kernel NFS client mounts the export over RPC-over-RDMA (3: MOUNT over TCP first,
+# nolock as no rpc.statd runs; 4.1: nothing but port 20049). With two_rxe_devices set up, the connection leaves
+# from rxe1 (NIC D, 10.9.0.4) and crosses the hub to rxe0.
+nfs_kernel_mount()
+{
+    local vers=$1 dir=$2 opts
+    opts="vers=$vers,proto=rdma,port=$NFS_RDMA_PORT,rsize=$NFS_RSIZE,wsize=$NFS_WSIZE,sec=sys,hard,timeo=600"
+    [ "$vers" = 3 ] && opts+=",nolock,mountproto=tcp,mountport=$NFS_MOUNTD_PORT"
+    mkdir -p "$dir"
+    mount -t nfs -o "$opts" "$NIC_A_IP:$NFS_EXPORT" "$dir"
+}
+
+# nfs_kernel_umount DIR: umount, forced and lazy when the plain one fails (the scenario's exit trap uses it too).
+nfs_kernel_umount()
+{
+    mountpoint -q "$1" || return 0
+    umount "$1" 2> /dev/null || umount -f -l "$1"
+}
+
+# nfs_mount_opts DIR: the options the kernel settled on for the NFS mount at DIR (from /proc/mounts).
+nfs_mount_opts()
+{
+    local src mnt type opts rest
+    while read -r src mnt type opts rest; do
+        [ "$mnt" = "$1" ] && { echo "$opts"; return 0; }
+    done < /proc/mounts
+    return 1
+}
+
+# rxe_active_mtu DEV: the active path MTU of an rxe device's port 1 in bytes (sysfs does not show it).
+rxe_active_mtu()
+{
+    ibv_devinfo -d "$1" 2> /dev/null | awk '$1 == "active_mtu:" { print $2; exit }'
+}
+
+# svc_rdma_stats: "read=N write=N recv=N ..." of knfsd's RPC-over-RDMA counters (/proc/sys/sunrpc/svc_rdma).
+svc_rdma_stats()
+{
+    local f v out=""
+    for f in /proc/sys/sunrpc/svc_rdma/rdma_stat_*; do
+        read -r v < "$f" || continue
+        out+="${f##*/rdma_stat_}=$v "
+    done
+    echo "${out% }"
+}
+
+# counters_delta BEFORE AFTER: the "name=value" counters that changed between two snapshots, as differences.
+counters_delta()
+{
+    local word name out="" a
+    for word in $2; do
+        name=${word%%=*}
+        a=$(value_of "$name" "$1")
+        [ "${word#*=}" != "${a:-0}" ] && out+="$name=$(( ${word#*=} - ${a:-0} )) "
+    done
+    echo "${out% }"
+}
+
+# nfs_xprt_stats DIR: the RPC-over-RDMA transport line of the NFS mount at DIR (/proc/self/mountstats "xprt: rdma
+# ..."), named: read_chunks, write_chunks and reply_chunks count the calls that carried each kind of chunk.
+nfs_xprt_stats()
+{
+    awk -v m="$1" '
+        $1 == "device" { on = ($5 == m) }
+        on && $1 == "xprt:" && $2 == "rdma" {
+            n = split("port bind_count connect_count connect_time idle_time sends recvs bad_xids req_u bklog_u" \
+                " read_chunks write_chunks reply_chunks total_rdma_req total_rdma_rep pullup fixup hardway" \
+                " failed_marshal bad_reply nomsg_calls recovered orphaned allocated_mrs local_inv_needed" \
+                " empty_sendctx reply_waits_for_send", k, " ")
+            for (i = 1; i <= n && i + 2 <= NF; i++)
+                if (k[i] ~ /sends|recvs|chunks|total_rdma|nomsg|bad_reply|failed|allocated_mrs|local_inv/)
+                    printf "%s=%s ", k[i], $(i + 2)
+            print ""; exit
+        }' /proc/self/mountstats
+}
+
+# mbps BYTES SECONDS: MB/s (10^6 bytes per second), one decimal.
+mbps()
+{
+    awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f", b / 1e6 / s; else print "?" }'
+}
+
+# median VALUE...: the median of the arguments ("?" for none).
+median()
+{
+    printf '%s\n' "$@" | sort -g | awk 'NF { v[++n] = $1 } END { if (n == 0) print "?"; else print v[int((n + 1) / 2)] }'
+}
+
+# at_exit COMMAND: runs COMMAND when the scenario's shell exits, after the ones registered before it (last in,
+# first out); two_rxe_routing uses it too, so scenarios can stack their own clean-ups on top.
+AT_EXIT=()
+at_exit()
+{
+    AT_EXIT=("$1" "${AT_EXIT[@]}")
+    trap run_at_exit EXIT
+}
+
+run_at_exit()
+{
+    local cmd
+    for cmd in "${AT_EXIT[@]}"; do
+        eval "$cmd"
+    done
+}
+
+# jrxe_nfs_missing LOG: the jrxe in the guest has no `nfs` command: picocli rejected the command line ("Unmatched
+# arguments", from 'nfs' on, or from a later word it took for another command, as 'bench read') and nothing in the
+# log comes from an nfs command (no JRXE-NFS line, no "Usage: jrxe nfs").
+jrxe_nfs_missing()
+{
+    grep -q '^Unmatched arguments from index' "$1" && ! grep -q '^JRXE-NFS \|Usage: jrxe nfs' "$1"
+}
+
+# log_has_prefix FILE PREFIX: a line of FILE starts with PREFIX (builtins only: it runs in wait loops).
+log_has_prefix()
+{
+    local line
+    [ -r "$1" ] || return 1
+    while IFS= read -r line; do
+        [[ $line == "$2"* ]] && return 0
+    done < "$1"
+    return 1
+}
+
+# nfs_recall_after LOG PREFIX FILE: in the background, waits (polling once a second) for a line starting with
+# PREFIX in LOG, then opens FILE (relative to the export) for writing on the server without writing to it. A read
+# delegation an NFSv4 client holds on FILE is recalled first (CB_RECALL over the backchannel; the open waits for
+# the DELEGRETURN, at most /proc/sys/fs/lease-break-time, 45 s). Logs what /proc/locks showed and how long the open
+# took. knfsd 6.1 sends a 4.1 client no CB_NULL: a recall is the only way to see its backchannel used.
+nfs_recall_after()
+{
+    (
+        WAIT_POLL=1 wait_until 600 log_has_prefix "$1" "$2" || exit 0
+        local delegs t0
+        delegs=$(grep -c DELEG /proc/locks)
+        t0=${EPOCHREALTIME}
+        timeout 60 bash -c ": >> '$NFS_EXPORT/$3'"
+        log "opened $3 for writing on the server after '$2': $delegs delegation(s) in /proc/locks before," \
+            "the open took $(elapsed_since "$t0") s"
+    ) &
+    NFS_RECALL_PID=$!
+}
+
+# jrxe_nfs_line LOG WHAT [N]: the Nth (default 1st) "JRXE-NFS WHAT ..." line of a `jrxe nfs` log.
+jrxe_nfs_line()
+{
+    awk -v w="$2" -v n="${3:-1}" '$1 == "JRXE-NFS" && $2 == w && ++seen == n { print; exit }' "$1"
+}
+
+# jrxe_nfs_ls_entries LOG N: the entry names of the Nth `ls` of a `jrxe nfs` log (the "<type> <size> <name>" lines
+# just before its JRXE-NFS ls line), one per line as "<size> <name>".
+jrxe_nfs_ls_entries()
+{
+    awk -v n="$2" '
+        $1 == "JRXE-NFS" { if ($2 == "ls" && ++seen == n) { printf "%s", buf; exit } buf = ""; next }
+        NF >= 3 && $2 ~ /^[0-9]+$/ { name = $0; sub(/^[^ ]+ [^ ]+ /, "", name); buf = buf $2 " " name "\n" }' "$1"
 }

@@ -3,13 +3,20 @@
 ROOTFS_SUITE=bookworm
 ROOTFS_MIRROR=${JRXE_CI_MIRROR:-http://deb.debian.org/debian}
 # What the scenarios run: the JRE for jrxe, rdma-core + perftest for the kernel Soft-RoCE peer, and the network
-# tools the scenarios use to drive and measure the kernel-owned NICs (tcpdump is there for debugging by hand), and
-# Linux perf for the profile scenario.
-ROOTFS_PACKAGES=openjdk-17-jre-headless,rdma-core,ibverbs-utils,ibverbs-providers,perftest,rdmacm-utils,iproute2,kmod,iputils-ping,iputils-arping,procps,ethtool,tcpdump,linux-perf
+# tools the scenarios use to drive and measure the kernel-owned NICs (tcpdump is there for debugging by hand and
+# for the nfs-wire capture), Linux perf for the profile scenario, and the kernel NFS server's user space
+# (nfs-kernel-server and rpcbind; nfs-common, with mount.nfs, comes with them) for the NFS-over-RDMA scenarios.
+# Their maintainer scripts start nothing in the debootstrap chroot (no runlevel, no systemd there) and the guest
+# init is no service manager: the scenarios start rpcbind, rpc.mountd and knfsd by hand (nfs_server_start).
+ROOTFS_PACKAGES=openjdk-17-jre-headless,rdma-core,ibverbs-utils,ibverbs-providers,perftest,rdmacm-utils,iproute2,kmod,iputils-ping,iputils-arping,procps,ethtool,tcpdump,linux-perf,nfs-kernel-server,rpcbind
 
-# Loaded by the guest init with modprobe; the whole crypto/ and lib/ trees go in as well because rdma_rxe asks the
-# kernel for "crypto-crc32" through request_module(), which modules.dep does not record as a dependency.
-GUEST_MODULES="virtio_pci virtio_blk virtio_net ext4 vfio-pci vfio_iommu_type1 rdma_rxe ib_uverbs ib_umad rdma_ucm veth"
+# Copied in with their dependencies (resolve_modules follows modules.dep). The guest init modprobes the RoCE ones
+# at boot; the NFS ones (knfsd, the kernel client for v3 and v4.x, and rpcrdma, which holds both the RPC-over-RDMA
+# client and server) are modprobed by nfs_server_start in guest/lib.sh, for the scenarios that use them. The whole
+# crypto/ and lib/ trees go in as well because rdma_rxe asks the kernel for "crypto-crc32" through
+# request_module(), which modules.dep does not record as a dependency.
+GUEST_MODULES="virtio_pci virtio_blk virtio_net ext4 vfio-pci vfio_iommu_type1 rdma_rxe ib_uverbs ib_umad rdma_ucm veth
+    nfsd rpcrdma nfs nfsv3 nfsv4"
 GUEST_MODULE_TREES="kernel/crypto kernel/arch/x86/crypto kernel/lib"
 
 # Debootstraps into $1. With a cache directory ($CACHE_DIR non-empty) the pristine result is kept as a tarball keyed

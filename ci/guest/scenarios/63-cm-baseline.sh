@@ -18,12 +18,6 @@ two_rxe_devices
 bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
 problems=()
 
-# median of the arguments
-median()
-{
-    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "?"; else print v[int((NR + 1) / 2)] }'
-}
-
 # 1. kernel client -> kernel server (rxe0 -> rxe1)
 rxe_times=()
 for run in $(seq 1 $RUNS); do

@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
         RpingCommand.class,
         RdmaServerCommand.class,
         RdmaClientCommand.class,
+        NfsCommand.class,
     })
 public final class Jrxe implements Runnable
 {
