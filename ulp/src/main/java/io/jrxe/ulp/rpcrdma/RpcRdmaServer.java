@@ -1128,9 +1128,7 @@ public final class RpcRdmaServer implements AutoCloseable
         {
             device.deregMr(rb.mr());
         }
-        device.destroyCq(sendCq);
-        device.destroyCq(recvCq);
-        device.deallocPd(pd);
+        RpcRdmaTransport.releaseShared(device, sendCq, recvCq, pd);
         events.close();
     }
 

@@ -6,7 +6,10 @@ import io.jrxe.rxe.verbs.CqInitAttr;
 import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.ProtectionDomain;
+import io.jrxe.rxe.verbs.QpAttr;
+import io.jrxe.rxe.verbs.QpAttrMask;
 import io.jrxe.rxe.verbs.QpInitAttr;
+import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.SendWorkRequest;
@@ -651,10 +654,33 @@ public final class RpcRdmaTransport
         {
             freeRegbuf(rb);
         }
-        device.destroyCq(sendCq);
-        device.destroyCq(recvCq);
-        device.deallocPd(pd);
+        releaseShared(device, sendCq, recvCq, pd);
         events.close();
+    }
+
+    /**
+     * Destroy the CQs and the PD a transport or server shared among its QPs. A QP whose connection is in the CM's
+     * time-wait is kept (in ERR) until time-wait ends, so no late packet finds its number reused (IBA 12.9.8.8);
+     * while it lives its CQs and PD are busy (EBUSY). Those are left to the device, which frees them when it
+     * closes: a process that makes and destroys transports without end would want a reaper here.
+     */
+    static void releaseShared(
+        final RxeDevice device, final CompletionQueue sendCq, final CompletionQueue recvCq,
+        final ProtectionDomain pd)
+    {
+        try
+        {
+            device.destroyCq(sendCq);
+            device.destroyCq(recvCq);
+            device.deallocPd(pd);
+        }
+        catch (final VerbsException ex)
+        {
+            if (Errno.EBUSY != Math.abs(ex.errno()))
+            {
+                throw ex;
+            }
+        }
     }
 
     /** @return true when connected */
@@ -794,6 +820,20 @@ public final class RpcRdmaTransport
 
     private void startDrain()
     {
+        // a QP that never got connected (REJECTED, UNREACHABLE) is not in ERR: put it there, so its posted
+        // receives flush (IBA 10.3.1, Error state) and the drain ends without waiting for its deadline
+        final QueuePair q = qp;
+        if (null != q && !q.isDestroyed() && QpState.ERR != q.state() && QpState.RESET != q.state())
+        {
+            try
+            {
+                device.modifyQp(q, new QpAttr().qpState(QpState.ERR), QpAttrMask.STATE);
+            }
+            catch (final VerbsException ignored)
+            {
+                // destroyed meanwhile: nothing left to flush
+            }
+        }
         state = DRAINING;
         drainDeadlineNs = clock.nanoTime() + ctx.drainTimeoutNs;
     }
