@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks on emulated NICs.",
-    subcommands = {DriverBench.class, CmBench.class})
+    subcommands = {DriverBench.class, CmBench.class, RpcBenchCommand.class})
 final class BenchCommand
 {
 }

@@ -44,6 +44,9 @@ public final class Jrxe implements Runnable
     {
         final CommandLine cli = new CommandLine(new Jrxe());
         cli.setExecutionExceptionHandler(Jrxe::report);
+        // jrxe nfs's commands take options of their own (bench ... --size B --runs N): words after the target
+        // that are not nfs's options belong to the commands
+        cli.getSubcommands().get("nfs").setUnmatchedOptionsArePositionalParams(true);
         return cli.execute(args);
     }
 

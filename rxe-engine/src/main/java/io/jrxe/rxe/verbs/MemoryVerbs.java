@@ -31,6 +31,7 @@ final class MemoryVerbs
     private final IndexAllocator mrIndices;
     private final IndexAllocator mwIndices;
     private final SplittableRandom keys;
+    private final SgToSegments sgScratch;
 
     MemoryVerbs(final RxeDevice device, final DeviceAttr attr, final RxeContext ctx)
     {
@@ -40,6 +41,7 @@ final class MemoryVerbs
         this.mrIndices = new IndexAllocator(table.firstMrIndex(), table.lastMrIndex());
         this.mwIndices = new IndexAllocator(table.firstMwIndex(), table.lastMwIndex());
         this.keys = new SplittableRandom(ctx.keySeed());
+        this.sgScratch = new SgToSegments(Math.max(1, attr.maxFastRegPageListLen()));
     }
 
     MrTable table()
@@ -168,7 +170,8 @@ final class MemoryVerbs
                 return -Errno.EINVAL;
             }
         }
-        final SgToSegments segments = new SgToSegments(entry.maxPages()); // control path: per map
+        // one scratch for the device (mapMrSg holds the device's lock): FRWR maps per I/O, so nothing is allocated
+        final SgToSegments segments = sgScratch.limit(entry.maxPages());
         final int mapped = gaps ? segments.elements(dma, len, nents, sgOffset) :
             segments.pages(dma, len, nents, sgOffset, pageSize);
         if (mapped > 0 || segments.count() > 0)

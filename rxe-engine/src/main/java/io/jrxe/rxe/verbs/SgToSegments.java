@@ -13,12 +13,13 @@ package io.jrxe.rxe.verbs;
  * </pre>
  * Mapping stops before an element that breaks the rules (a gap) and, when the list is full, part-way through an
  * element; the caller gets the number of elements mapped and treats fewer than {@code nents} as a failure, as
- * ULPs do with ib_map_mr_sg. Application thread; allocates nothing after construction.
+ * ULPs do with ib_map_mr_sg. Application thread (under the device's lock); allocates nothing after construction.
  */
 final class SgToSegments
 {
     private final long[] addr;
     private final long[] start;
+    private int limit;
     private int count;
     private long iova;
     private long length;
@@ -27,6 +28,20 @@ final class SgToSegments
     {
         addr = new long[capacity];
         start = new long[capacity + 1];
+        limit = capacity;
+    }
+
+    /**
+     * Use at most {@code pages} segments for the next mapping (the region's page list length): one scratch serves
+     * every region of a device, so ib_map_mr_sg, a per-I/O call of FRWR users, allocates nothing.
+     *
+     * @param pages 1 .. the capacity
+     * @return this
+     */
+    SgToSegments limit(final int pages)
+    {
+        limit = Math.min(pages, addr.length);
+        return this;
     }
 
     long[] addr()
@@ -81,7 +96,7 @@ final class SgToSegments
             }
             while (page < end)
             {
-                if (count == addr.length)
+                if (count == limit)
                 {
                     final long mapped = page - a; // this element up to the page that did not fit
                     length += Math.max(0, mapped);
@@ -126,7 +141,7 @@ final class SgToSegments
         count = 0;
         iova = dma[0] + sgOffset;
         length = 0;
-        final int n = Math.min(nents, addr.length);
+        final int n = Math.min(nents, limit);
         for (int i = 0; i < n; i++)
         {
             final long offset = 0 == i ? sgOffset : 0;

@@ -689,6 +689,12 @@ public final class RpcRdmaTransport
         return CONNECTED == state;
     }
 
+    /** @return true when no connection exists or is being made or drained */
+    public boolean isDisconnected()
+    {
+        return DISCONNECTED == state;
+    }
+
     /** @return true once destroyed */
     public boolean isDestroyed()
     {
