@@ -126,6 +126,8 @@ public final class Nfs4
     public static final int SEQ4_STATUS_CB_PATH_DOWN = 0x1;
     /** SEQ4_STATUS_EXPIRED_ALL_STATE_REVOKED. */
     public static final int SEQ4_STATUS_EXPIRED_ALL_STATE_REVOKED = 0x8;
+    /** SEQ4_STATUS_RECALLABLE_STATE_REVOKED: the server revoked a delegation that was not returned in time. */
+    public static final int SEQ4_STATUS_RECALLABLE_STATE_REVOKED = 0x40;
     /** SEQ4_STATUS_RESTART_RECLAIM_NEEDED. */
     public static final int SEQ4_STATUS_RESTART_RECLAIM_NEEDED = 0x100;
     /** SEQ4_STATUS_CB_PATH_DOWN_SESSION. */
@@ -140,6 +142,16 @@ public final class Nfs4
     public static final int SHARE_ACCESS_WRITE = 2;
     /** OPEN4_SHARE_ACCESS_BOTH. */
     public static final int SHARE_ACCESS_BOTH = 3;
+    /** OPEN4_SHARE_ACCESS_WANT_DELEG_MASK: the bits of share_access that say which delegation is wanted. */
+    public static final int SHARE_ACCESS_WANT_DELEG_MASK = 0xFF00;
+    /** OPEN4_SHARE_ACCESS_WANT_NO_PREFERENCE (RFC 8881 §18.16.3): the server decides (what Linux's client sends). */
+    public static final int SHARE_ACCESS_WANT_NO_PREFERENCE = 0x0000;
+    /** OPEN4_SHARE_ACCESS_WANT_READ_DELEG: a read delegation, please. */
+    public static final int SHARE_ACCESS_WANT_READ_DELEG = 0x0100;
+    /** OPEN4_SHARE_ACCESS_WANT_WRITE_DELEG: a write delegation, please. */
+    public static final int SHARE_ACCESS_WANT_WRITE_DELEG = 0x0200;
+    /** OPEN4_SHARE_ACCESS_WANT_ANY_DELEG: either delegation. */
+    public static final int SHARE_ACCESS_WANT_ANY_DELEG = 0x0300;
     /** OPEN4_SHARE_ACCESS_WANT_NO_DELEG (RFC 8881 §18.16.3): no delegation, please. */
     public static final int SHARE_ACCESS_WANT_NO_DELEG = 0x0400;
     /** OPEN4_SHARE_DENY_NONE. */
@@ -172,6 +184,8 @@ public final class Nfs4
     public static final int OPEN_DELEGATE_WRITE = 2;
     /** OPEN_DELEGATE_NONE_EXT: none, with a reason (why_no_delegation4). */
     public static final int OPEN_DELEGATE_NONE_EXT = 3;
+    /** why_no_delegation4 WND4_NOT_WANTED: the client asked for none. */
+    public static final int WND4_NOT_WANTED = 0;
     /** why_no_delegation4 WND4_CONTENTION (a bool follows). */
     public static final int WND4_CONTENTION = 1;
     /** why_no_delegation4 WND4_RESOURCE (a bool follows). */
@@ -241,6 +255,22 @@ public final class Nfs4
             case OP_RECLAIM_COMPLETE: return "RECLAIM_COMPLETE";
             case OP_ILLEGAL: return "ILLEGAL";
             default: return "op " + op;
+        }
+    }
+
+    /**
+     * @param type an open_delegation_type4
+     * @return "NONE", "READ", "WRITE", "NONE_EXT", or the number
+     */
+    public static String delegationName(final int type)
+    {
+        switch (type)
+        {
+            case OPEN_DELEGATE_NONE: return "NONE";
+            case OPEN_DELEGATE_READ: return "READ";
+            case OPEN_DELEGATE_WRITE: return "WRITE";
+            case OPEN_DELEGATE_NONE_EXT: return "NONE_EXT";
+            default: return Integer.toString(type);
         }
     }
 

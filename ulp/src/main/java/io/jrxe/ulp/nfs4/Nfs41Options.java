@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *   fore channel      16 slots, 16 operations, 2 KiB cached replies; request and reply sizes from rsize/wsize
  *   back channel      1 slot, 4 operations, 4 KiB requests and replies (knfsd needs under 1 KiB, RFC 8881 §18.36)
  *   callback security AUTH_SYS uid 0 gid 0 (what Linux's client offers), or AUTH_NONE
+ *   delegations       none: OPENs carry OPEN4_SHARE_ACCESS_WANT_NO_DELEG (or no preference, or want read)
  *   client owner      "jrxe-nfs41/&lt;host&gt;/&lt;pid&gt;/&lt;random&gt;": unique per client instance (RFC 8881 §2.4)
  *   retries           NFS4ERR_DELAY and NFS4ERR_GRACE retried for up to 120 s (knfsd's grace period is one lease,
  *                     90 s by default), waits doubling from 100 ms to 2 s
@@ -42,7 +43,7 @@ public final class Nfs41Options
     private String machineName = defaultHost();
     private int readdirMaxCount = 16384;
     private int stableHow = Nfs4.UNSTABLE4;
-    private boolean wantNoDelegation = true;
+    private int wantDelegation = Nfs4.SHARE_ACCESS_WANT_NO_DELEG;
     private long retryLimitNs = 120_000_000_000L;
     private long retryInitialNs = 100_000_000L;
     private long retryMaxNs = 2_000_000_000L;
@@ -388,19 +389,32 @@ public final class Nfs41Options
         return this;
     }
 
-    /** @return true when OPENs carry OPEN4_SHARE_ACCESS_WANT_NO_DELEG */
-    public boolean wantNoDelegation()
+    /** @return the OPEN4_SHARE_ACCESS_WANT_* bits the session's OPENs carry */
+    public int wantDelegation()
     {
-        return wantNoDelegation;
+        return wantDelegation;
     }
 
     /**
-     * @param noDelegation true (the default): ask for no delegation; a client without CB_RECALL should not hold one
+     * Which delegation OPENs ask for (RFC 8881 §18.16.3, the want bits of share_access). A delegation granted
+     * (§10.2) is kept after its CLOSE, as Linux's client keeps it, and returned with DELEGRETURN when the server
+     * recalls it or the session closes; without a back channel it is returned with the CLOSE.
+     * {@link Nfs41Session#holdDelegation} asks for a read delegation whatever this says.
+     *
+     * @param want {@link Nfs4#SHARE_ACCESS_WANT_NO_DELEG} (the default: none), {@link
+     *             Nfs4#SHARE_ACCESS_WANT_NO_PREFERENCE} (the server decides; what Linux's client sends) or {@link
+     *             Nfs4#SHARE_ACCESS_WANT_READ_DELEG}
      * @return this
      */
-    public Nfs41Options wantNoDelegation(final boolean noDelegation)
+    public Nfs41Options wantDelegation(final int want)
     {
-        wantNoDelegation = noDelegation;
+        if (Nfs4.SHARE_ACCESS_WANT_NO_DELEG != want && Nfs4.SHARE_ACCESS_WANT_NO_PREFERENCE != want &&
+            Nfs4.SHARE_ACCESS_WANT_READ_DELEG != want)
+        {
+            throw new IllegalArgumentException("want 0x" + Integer.toHexString(want) + ": OPEN4_SHARE_ACCESS_WANT_" +
+                "NO_DELEG, NO_PREFERENCE or READ_DELEG");
+        }
+        wantDelegation = want;
         return this;
     }
 

@@ -1,6 +1,8 @@
 package io.jrxe.ulp.nfs4;
 
 import io.jrxe.ulp.sunrpc.RpcClient;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,7 +24,16 @@ import java.util.List;
  *   read:      OPEN(NOCREATE, READ) -> READ x N in flight (rsize each, one slot each) -> CLOSE
  *   write:     OPEN(CREATE UNCHECKED4, size 0, WRITE) -> WRITE x N in flight (wsize each) -> COMMIT -> CLOSE
  *   lease:     every SEQUENCE renews it (RFC 8881 §8.3); an idle client calls renewIfDue() now and then
- *   close:     DESTROY_SESSION, DESTROY_CLIENTID
+ *   delegations (RFC 8881 §10.2, §10.4): OPENs carry Nfs41Options#wantDelegation (WANT_NO_DELEG by default);
+ *              holdDelegation: OPEN(NOCREATE, READ | WANT_READ_DELEG) -> CLOSE, the delegation kept
+ *              a delegation granted is kept after its CLOSE in a table of 64 (Nfs4Delegations): stateid, fh, path,
+ *              type; without a back channel, or with the table full, it goes back with the CLOSE (DELEGRETURN)
+ *   recall:    server: CB_COMPOUND(CB_SEQUENCE, CB_RECALL) on the back channel, dispatched while the client is
+ *              driven; Nfs4CallbackProgram answers at once (NFS4_OK and marks the entry) and returns
+ *              client:  SEQUENCE PUTFH DELEGRETURN(stateid) from this session's thread, never inside the dispatch:
+ *              at the end of the next call into the session, in awaitRecall, or in returnRecalled
+ *   close:     SEQUENCE PUTFH DELEGRETURN for each delegation held (DESTROY_CLIENTID is refused while the client
+ *              has state, RFC 8881 §18.50.3), DESTROY_SESSION, DESTROY_CLIENTID
  * </pre>
  * NFS4ERR_DELAY and NFS4ERR_GRACE are retried within {@link Nfs41Options#retryLimitNs()}; any other error
  * surfaces as an {@link Nfs4StatusException} naming the operation, the status and the path.
@@ -51,6 +62,8 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs4PathRequests.Close close = new Nfs4PathRequests.Close();
     private final Nfs4PathRequests.Remove remove = new Nfs4PathRequests.Remove();
     private final Nfs4PathRequests.Readdir readdir = new Nfs4PathRequests.Readdir();
+    private final Nfs4PathRequests.DelegReturn delegReturn = new Nfs4PathRequests.DelegReturn();
+    private final Nfs4Delegations delegations = new Nfs4Delegations();
     private final Nfs4IoRequests.Commit commit = new Nfs4IoRequests.Commit();
     private final Nfs4FileHandle walkStart = new Nfs4FileHandle();
     private final Nfs4FileHandle fileFh = new Nfs4FileHandle();
@@ -68,6 +81,11 @@ public final class Nfs41Session implements AutoCloseable
     private boolean clientUp;
     private boolean closed;
     private long rewrites;
+    private long delegationsGranted;
+    private long delegationsReturned;
+    private long delegationsLost;
+    private long recallsReturned;
+    private long recallsReported;
 
     private Nfs41Session(final RpcClient client, final Nfs4CallbackProgram callback, final Nfs41Options options)
     {
@@ -139,7 +157,7 @@ public final class Nfs41Session implements AutoCloseable
         backChannelBound = null != callback && 0 != (created.flags() & Nfs4.CREATE_SESSION4_FLAG_CONN_BACK_CHAN);
         if (null != callback)
         {
-            callback.bind(created.session(), back.maxRequests(), back.maxOperations());
+            callback.bind(created.session(), back.maxRequests(), back.maxOperations(), delegations, channel.slots());
         }
         maxOps = Math.min(fore.maxOperations(), options.foreMaxOps());
         if (maxOps < 5)
@@ -240,7 +258,9 @@ public final class Nfs41Session implements AutoCloseable
         final String[] all = resolve(path);
         walk(lookup, all, all.length, 2);
         channel.run(lookup);
-        return new Nfs4FileHandle().copy(lookup.fh);
+        final Nfs4FileHandle fh = new Nfs4FileHandle().copy(lookup.fh);
+        returnRecalledIfAny();
+        return fh;
     }
 
     /**
@@ -252,7 +272,9 @@ public final class Nfs41Session implements AutoCloseable
         final String[] all = resolve(path);
         walk(lookup, all, all.length, 2);
         channel.run(lookup);
-        return new Nfs4Attributes().copy(lookup.attrs);
+        final Nfs4Attributes attrs = new Nfs4Attributes().copy(lookup.attrs);
+        returnRecalledIfAny();
+        return attrs;
     }
 
     /**
@@ -276,6 +298,7 @@ public final class Nfs41Session implements AutoCloseable
         }
         final List<Nfs4DirEntry> out = new ArrayList<>(readdir.entries);
         readdir.entries.clear();
+        returnRecalledIfAny();
         return out;
     }
 
@@ -289,8 +312,10 @@ public final class Nfs41Session implements AutoCloseable
      */
     public void create(final String path, final int mode, final boolean exclusive)
     {
-        openFile(path, Nfs4.SHARE_ACCESS_WRITE, true, exclusive ? Nfs4.GUARDED4 : Nfs4.UNCHECKED4, -1, mode);
+        openFile(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true,
+            exclusive ? Nfs4.GUARDED4 : Nfs4.UNCHECKED4, -1, mode);
         closeFile(null);
+        returnRecalledIfAny();
     }
 
     /**
@@ -302,11 +327,17 @@ public final class Nfs41Session implements AutoCloseable
         walk(remove, all, all.length - 1, 1);
         remove.name = all[all.length - 1];
         channel.run(remove);
+        returnRecalledIfAny();
     }
 
+    /**
+     * OPEN a file; a delegation that comes with it is kept in the table, or set to go back with the CLOSE.
+     *
+     * @param want the OPEN4_SHARE_ACCESS_WANT_* bits
+     */
     private void openFile(
-        final String path, final int access, final boolean create, final int createMode, final long size,
-        final int mode)
+        final String path, final int access, final int want, final boolean create, final int createMode,
+        final long size, final int mode)
     {
         final String[] all = fileIn(path);
         final Nfs4PathRequests.Open o = open;
@@ -314,20 +345,50 @@ public final class Nfs41Session implements AutoCloseable
         o.name = all[all.length - 1];
         o.clientId = clientId;
         o.owner = openOwner;
-        o.shareAccess = access | (options.wantNoDelegation() ? Nfs4.SHARE_ACCESS_WANT_NO_DELEG : 0);
+        o.shareAccess = access | want;
         o.shareDeny = Nfs4.SHARE_DENY_NONE;
         o.create = create;
         o.createMode = createMode;
         o.createSize = size;
         o.createModeBits = mode;
-        channel.run(o);
+        final String what = Nfs4Path.toString(all, all.length);
+        delegations.openStarted();
+        try
+        {
+            channel.run(o);
+            close.returnDelegation = o.result.hasDelegation() && !keepDelegation(o, what);
+        }
+        finally
+        {
+            delegations.openEnded(); // a recall of what this OPEN granted is found in the table from now on
+        }
         fileFh.copy(o.fh);
         fileStateid.copy(o.result.stateid());
         close.fh.copy(o.fh);
         close.stateid.copy(o.result.stateid());
-        close.returnDelegation = o.result.hasDelegation();
         close.delegation.copy(o.result.delegationStateid());
-        close.what = Nfs4Path.toString(all, all.length);
+        close.what = what;
+    }
+
+    /**
+     * A delegation came with an OPEN: keep it in the table (RFC 8881 §10.2: it lasts until returned or recalled).
+     *
+     * @return false when it cannot be kept (no back channel to recall it by, or the table is full): it goes back
+     *         with the CLOSE
+     */
+    private boolean keepDelegation(final Nfs4PathRequests.Open o, final String what)
+    {
+        final Nfs4Stateid granted = o.result.delegationStateid();
+        final boolean held = delegations.indexOf(granted) >= 0;
+        if (!held)
+        {
+            delegationsGranted++;
+            if (!backChannelBound)
+            {
+                return false;
+            }
+        }
+        return delegations.add(granted, o.fh, what, o.result.delegationType()) >= 0;
     }
 
     private void closeFile(final Throwable failure)
@@ -335,6 +396,10 @@ public final class Nfs41Session implements AutoCloseable
         try
         {
             channel.run(close);
+            if (close.returnDelegation)
+            {
+                delegationsReturned++;
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -380,7 +445,7 @@ public final class Nfs41Session implements AutoCloseable
     private long read(final String path, final FileChannel channelOut, final OutputStream streamOut,
         final Nfs4Progress progress) throws IOException
     {
-        openFile(path, Nfs4.SHARE_ACCESS_READ, false, 0, -1, -1);
+        openFile(path, Nfs4.SHARE_ACCESS_READ, options.wantDelegation(), false, 0, -1, -1);
         final long size = open.attrs.size();
         final Nfs4ReadPipeline pipeline = reader();
         final Nfs4Progress told = null == progress ? Nfs4Progress.NONE : progress;
@@ -396,6 +461,7 @@ public final class Nfs41Session implements AutoCloseable
             throw ex;
         }
         closeFile(null);
+        returnRecalledIfAny();
         return n;
     }
 
@@ -415,7 +481,7 @@ public final class Nfs41Session implements AutoCloseable
         throws IOException
     {
         final long size = in.size();
-        openFile(path, Nfs4.SHARE_ACCESS_WRITE, true, Nfs4.UNCHECKED4, 0, mode);
+        openFile(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true, Nfs4.UNCHECKED4, 0, mode);
         final Nfs4WritePipeline pipeline = writer();
         final Nfs4Progress told = null == progress ? Nfs4Progress.NONE : progress;
         long n = 0;
@@ -448,6 +514,7 @@ public final class Nfs41Session implements AutoCloseable
             throw ex;
         }
         closeFile(null);
+        returnRecalledIfAny();
         return n;
     }
 
@@ -482,6 +549,172 @@ public final class Nfs41Session implements AutoCloseable
     public void run(final Nfs4Request request)
     {
         channel.run(request);
+        returnRecalledIfAny();
+    }
+
+    // ---- delegations ----------------------------------------------------------------------------------------
+
+    /**
+     * Take a read delegation on a file and keep it (RFC 8881 §10.2, §18.16.3): OPEN for reading with
+     * OPEN4_SHARE_ACCESS_WANT_READ_DELEG (whatever {@link Nfs41Options#wantDelegation()} says), CLOSE. A delegation
+     * granted stays in the session's table after the CLOSE, as Linux's client keeps it, until the server recalls
+     * it ({@link #awaitRecall}) or the session closes. knfsd grants none during its grace period, to a file open
+     * for writing, or while the callback path is down.
+     *
+     * @param path the file under the export
+     * @return {@link Nfs4#OPEN_DELEGATE_READ} or {@link Nfs4#OPEN_DELEGATE_WRITE} when the session holds a
+     *         delegation on the file; {@link Nfs4#OPEN_DELEGATE_NONE} when it holds none ({@link #whyNoDelegation()}
+     *         may say why)
+     * @throws IllegalStateException when the session has no back channel: the server could not recall it
+     */
+    public int holdDelegation(final String path)
+    {
+        if (!backChannelBound)
+        {
+            throw new IllegalStateException("no back channel: a delegation could not be recalled");
+        }
+        openFile(path, Nfs4.SHARE_ACCESS_READ, Nfs4.SHARE_ACCESS_WANT_READ_DELEG, false, 0, -1, -1);
+        closeFile(null);
+        final int held = delegations.find(fileFh);
+        final int type = held >= 0 ? delegations.type(held) : Nfs4.OPEN_DELEGATE_NONE;
+        returnRecalledIfAny();
+        return type;
+    }
+
+    /**
+     * Drive the client until a recalled delegation was returned: the server's CB_RECALL answered (by the callback
+     * service, during the client's progress), then SEQUENCE PUTFH DELEGRETURN sent from here and answered (RFC
+     * 8881 §10.4). The lease is renewed meanwhile (a SEQUENCE every half lease, {@link #renewIfDue()}). A recall
+     * returned since the last call that reported one (at the end of another call into the session) counts at
+     * once.
+     *
+     * @param timeoutNs how long to wait, by {@link Nfs41Options#clock()}
+     * @return true when a recalled delegation was returned (the server answered its DELEGRETURN, NFS4_OK or that it
+     *         no longer had it); false when the time is up, or at once when no delegation is held
+     */
+    public boolean awaitRecall(final long timeoutNs)
+    {
+        final NanoClock clock = options.clock();
+        final IdleStrategy idle = options.idle();
+        final RpcClient client = channel.client();
+        final long deadline = clock.nanoTime() + timeoutNs;
+        idle.reset();
+        while (true)
+        {
+            returnRecalledIfAny();
+            if (recallsReturned != recallsReported)
+            {
+                recallsReported = recallsReturned;
+                return true;
+            }
+            if (0 == delegations.size() || clock.nanoTime() - deadline >= 0)
+            {
+                return false;
+            }
+            if (renewIfDue())
+            {
+                continue; // its COMPOUND drove the client: look again before idling
+            }
+            idle.idle(client.progress());
+        }
+    }
+
+    /**
+     * Return every delegation recalled so far, each with SEQUENCE PUTFH DELEGRETURN (RFC 8881 §18.6). Every call
+     * into the session does this at its end; a caller that is idle for long calls it or {@link #awaitRecall}.
+     * A DELEGRETURN answered NFS4ERR_BAD_STATEID, NFS4ERR_DELEG_REVOKED, NFS4ERR_ADMIN_REVOKED, NFS4ERR_EXPIRED or
+     * NFS4ERR_STALE means the server no longer has the delegation: it is dropped too ({@link #delegationsLost()}).
+     *
+     * @return DELEGRETURNs answered
+     * @throws Nfs4Exception when a DELEGRETURN failed otherwise (the delegation stays recalled: a later call tries
+     *                       again)
+     */
+    public int returnRecalled()
+    {
+        int answered = 0;
+        for (int i = delegations.nextRecalled(0); i >= 0; i = delegations.nextRecalled(0))
+        {
+            returnDelegation(i);
+            recallsReturned++;
+            answered++;
+        }
+        return answered;
+    }
+
+    private void returnRecalledIfAny()
+    {
+        if (delegations.recalled() > 0)
+        {
+            returnRecalled();
+        }
+    }
+
+    /** DELEGRETURN of an entry; the entry is dropped once the server answered (NFS4_OK or that it is gone). */
+    private void returnDelegation(final int i)
+    {
+        final Nfs4PathRequests.DelegReturn d = delegReturn;
+        d.fh.copy(delegations.fh(i));
+        d.stateid.copy(delegations.stateid(i));
+        d.what = delegations.path(i);
+        try
+        {
+            channel.run(d);
+            delegationsReturned++;
+        }
+        catch (final Nfs4StatusException ex)
+        {
+            if (!gone(ex.status()))
+            {
+                throw ex;
+            }
+            delegationsLost++;
+        }
+        delegations.remove(i);
+    }
+
+    /** @return true when a DELEGRETURN's status says the server has no such delegation (any more) */
+    private static boolean gone(final int status)
+    {
+        return Nfs4Status.BAD_STATEID == status || Nfs4Status.DELEG_REVOKED == status ||
+            Nfs4Status.ADMIN_REVOKED == status || Nfs4Status.EXPIRED == status || Nfs4Status.STALE == status;
+    }
+
+    /**
+     * Return every delegation held (at close): each is tried and dropped, the first failure is thrown after the
+     * others; after a failure that is not an NFS status (the RPC failed: the connection is gone) the rest are only
+     * dropped.
+     */
+    private void returnAll()
+    {
+        RuntimeException failure = null;
+        for (int i = delegations.next(0); i >= 0; i = delegations.next(i + 1))
+        {
+            if (null != failure && !(failure instanceof Nfs4StatusException))
+            {
+                delegations.remove(i);
+                continue;
+            }
+            try
+            {
+                returnDelegation(i);
+            }
+            catch (final RuntimeException ex)
+            {
+                delegations.remove(i);
+                if (null == failure)
+                {
+                    failure = ex;
+                }
+                else
+                {
+                    failure.addSuppressed(ex);
+                }
+            }
+        }
+        if (null != failure)
+        {
+            throw failure;
+        }
     }
 
     // ---- lease ----------------------------------------------------------------------------------------------
@@ -490,6 +723,7 @@ public final class Nfs41Session implements AutoCloseable
     public void renewLease()
     {
         channel.run(renew);
+        returnRecalledIfAny();
     }
 
     /**
@@ -517,10 +751,10 @@ public final class Nfs41Session implements AutoCloseable
     // ---- shutdown -------------------------------------------------------------------------------------------
 
     /**
-     * DESTROY_SESSION then DESTROY_CLIENTID (RFC 8881 §18.37, §18.50): the server forgets this client at once
-     * instead of at the end of its lease. Idempotent.
+     * DELEGRETURN of every delegation held, DESTROY_SESSION then DESTROY_CLIENTID (RFC 8881 §18.6, §18.37,
+     * §18.50): the server forgets this client at once instead of at the end of its lease. Idempotent.
      *
-     * @throws Nfs4Exception when either was refused (both are tried)
+     * @throws Nfs4Exception when any was refused (all are tried)
      */
     @Override
     public void close()
@@ -535,12 +769,27 @@ public final class Nfs41Session implements AutoCloseable
         {
             try
             {
+                returnAll();
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+            }
+            try
+            {
                 destroySession.session.copy(channel.session());
                 channel.runAlone(destroySession);
             }
             catch (final RuntimeException ex)
             {
-                failure = ex;
+                if (null == failure)
+                {
+                    failure = ex;
+                }
+                else
+                {
+                    failure.addSuppressed(ex);
+                }
             }
             sessionUp = false;
             if (null != callback)
@@ -700,5 +949,41 @@ public final class Nfs41Session implements AutoCloseable
     public long rewrites()
     {
         return rewrites;
+    }
+
+    /** @return delegations held now (recalled ones not yet returned included) */
+    public int delegationsHeld()
+    {
+        return delegations.size();
+    }
+
+    /** @return delegations OPEN granted (each counted once, however often it was granted again) */
+    public long delegationsGranted()
+    {
+        return delegationsGranted;
+    }
+
+    /** @return DELEGRETURNs answered NFS4_OK: with a CLOSE, on recall, at close */
+    public long delegationsReturned()
+    {
+        return delegationsReturned;
+    }
+
+    /** @return delegations dropped because the server said it no longer had them (revoked, expired, stale) */
+    public long delegationsLost()
+    {
+        return delegationsLost;
+    }
+
+    /** @return recalled delegations returned (DELEGRETURN answered) */
+    public long recallsReturned()
+    {
+        return recallsReturned;
+    }
+
+    /** @return why_no_delegation4 of the last OPEN (WND4_*, with OPEN_DELEGATE_NONE_EXT), or -1 */
+    public int whyNoDelegation()
+    {
+        return open.result.whyNoDelegation();
     }
 }

@@ -12,24 +12,37 @@ import io.jrxe.ulp.xdr.XdrException;
  * server's reverse-direction calls to when the back channel shares the fore channel's connection
  * (CREATE_SESSION4_FLAG_CONN_BACK_CHAN). Its number is the one CREATE_SESSION sent (csa_cb_program), version 1.
  * <pre>
- *   CB_NULL (proc 0)       SUCCESS, no results (knfsd's probe of the back channel)
+ *   CB_NULL (proc 0)       SUCCESS, no results (a server's probe of the back channel; knfsd sends none to 4.1)
  *   CB_COMPOUND (proc 1)   | tag | minorversion | callback_ident | argarray count | op ...
  *     -> | status | tag (echoed) | resarray count | resop | status | resok ...
- *     op 0 CB_SEQUENCE     the replier's slot checks (RFC 8881 §2.10.6.1, §20.9.3), in this order:
+ *     op 11 CB_SEQUENCE    | sessionid 16 | seqid | slot | highest slot | cachethis | referring_call_list4&lt;&gt; |
+ *                          the replier's slot checks (RFC 8881 §2.10.6.1, §20.9.3), in this order:
  *                          session not this one -> NFS4ERR_BADSESSION; slot >= slots -> NFS4ERR_BADSLOT;
  *                          highest slot >= slots -> NFS4ERR_BAD_HIGH_SLOT; more operations than the back channel's
  *                          ca_maxoperations -> NFS4ERR_TOO_MANY_OPS (§2.10.6.4); seqid = slot's + 1: a new request,
  *                          the slot advances; seqid = slot's: a retry, the reply cached for the slot is sent again
- *                          (NFS4ERR_RETRY_UNCACHED_REP if none); otherwise NFS4ERR_SEQ_MISORDERED
+ *                          (NFS4ERR_RETRY_UNCACHED_REP if none); otherwise NFS4ERR_SEQ_MISORDERED. A new request
+ *                          naming a referring call (| sessionid | seqid | slot |) this session still has outstanding
+ *                          on the fore channel -> NFS4ERR_DELAY, the slot unmoved: the callback must wait for that
+ *                          call's reply (§2.10.6.3), which cannot come inside this dispatch; the server sends it again
+ *     op 4 CB_RECALL       | stateid 16 | truncate | fh | (§20.2; truncate means nothing here: nothing is cached)
+ *                          a delegation the session holds -> NFS4_OK, and it is marked for the session to return
+ *                          (DELEGRETURN, §10.4) from its own thread, after this dispatch; no delegation on the
+ *                          handle -> NFS4ERR_BADHANDLE; one on the handle, not with this stateid ->
+ *                          NFS4ERR_BAD_STATEID (§20.2.3); either while an OPEN is outstanding -> NFS4ERR_DELAY (its
+ *                          reply may grant the delegation recalled, §2.10.6.3)
  *     first op not CB_SEQUENCE  -> NFS4ERR_OP_NOT_IN_SESSION;  CB_SEQUENCE later -> NFS4ERR_SEQUENCE_POS
- *     any other callback op (CB_GETATTR .. CB_NOTIFY_DEVICEID) -> NFS4ERR_NOTSUPP: this client holds no
- *                          delegations or layouts (it asks for none); an undefined op -> OP_CB_ILLEGAL with
- *                          NFS4ERR_OP_ILLEGAL (§20.13). Processing stops at the first failure (§19.2.3).
+ *     any other callback op (CB_GETATTR, CB_LAYOUTRECALL .. CB_NOTIFY_DEVICEID) -> NFS4ERR_NOTSUPP: this client
+ *                          holds no write delegation worth a CB_GETATTR and no layouts; an undefined op ->
+ *                          OP_CB_ILLEGAL with NFS4ERR_OP_ILLEGAL (§20.13). Processing stops at the first failure
+ *                          (§19.2.3).
  *   minorversion other than 1 -> NFS4ERR_MINOR_VERS_MISMATCH with no results
  * </pre>
  * Every reply to a new request is kept per slot (a small copy of the results), so a retried CB_COMPOUND is
- * answered with the same bytes whether or not the server asked for caching. Not thread safe: the transport's
- * thread calls it; {@link #bind} publishes a session to it.
+ * answered with the same bytes whether or not the server asked for caching, and a retried CB_RECALL is not run
+ * again. Not thread safe: the transport calls it on the thread that drives the RPC client, which is the session's
+ * ({@link Nfs41Session} is driven by one thread), so the session's delegations and slot table are read here without
+ * locks; {@link #bind} publishes a session to it. Nothing is allocated per call.
  */
 public final class Nfs4CallbackProgram implements RpcProgram
 {
@@ -44,12 +57,16 @@ public final class Nfs4CallbackProgram implements RpcProgram
     private static final int REPLAYED = Integer.MIN_VALUE;
 
     private final int program;
+    private final Nfs4Stateid recallStateid = new Nfs4Stateid();
+    private final Nfs4FileHandle recallFh = new Nfs4FileHandle();
     private volatile BackChannel back;
 
     private long calls;
     private long cbNull;
     private long cbCompound;
     private long cbSequence;
+    private long cbRecall;
+    private long recallsAccepted;
     private long others;
     private long replays;
     private long refused;
@@ -71,7 +88,22 @@ public final class Nfs4CallbackProgram implements RpcProgram
      */
     public void bind(final Nfs4SessionId session, final int slots, final int maxOps)
     {
-        back = new BackChannel(session, Math.max(1, Math.min(slots, 64)), maxOps);
+        bind(session, slots, maxOps, null, null);
+    }
+
+    /**
+     * Serve a session's back channel, with what its callbacks are checked against.
+     *
+     * @param session the session
+     * @param slots the back channel's ca_maxrequests granted
+     * @param maxOps its ca_maxoperations
+     * @param delegations the delegations the session holds, or null for none (every CB_RECALL: NFS4ERR_BADHANDLE)
+     * @param fore the fore channel's slot table (referring calls are looked up in it), or null
+     */
+    void bind(final Nfs4SessionId session, final int slots, final int maxOps, final Nfs4Delegations delegations,
+        final Nfs4SlotTable fore)
+    {
+        back = new BackChannel(session, Math.max(1, Math.min(slots, 64)), maxOps, delegations, fore);
     }
 
     /** Serve no session any more (after DESTROY_SESSION): CB_SEQUENCE answers NFS4ERR_BADSESSION. */
@@ -167,6 +199,17 @@ public final class Nfs4CallbackProgram implements RpcProgram
                 }
                 continue;
             }
+            if (Nfs4.OP_CB_RECALL == op && i > 0)
+            {
+                cbRecall++;
+                status = recall(args, channel);
+                results.putInt(op).putInt(status);
+                if (Nfs4Status.OK == status)
+                {
+                    recallsAccepted++;
+                }
+                continue;
+            }
             others++;
             final boolean defined = op >= Nfs4.OP_CB_GETATTR && op <= Nfs4.OP_CB_NOTIFY_DEVICEID;
             if (!defined)
@@ -207,20 +250,29 @@ public final class Nfs4CallbackProgram implements RpcProgram
         final int slot = args.getInt();
         final int highest = args.getInt();
         args.getBoolean(); // cachethis: every reply is kept anyway
-        final int lists = args.getInt(); // referring_call_list4<>: nothing to wait for, skipped
+        final int lists = args.getInt();
         if (lists < 0 || lists > MAX_OPS)
         {
             throw new XdrException("csa_referring_call_lists of " + (lists & 0xFFFF_FFFFL));
         }
+        boolean referringOutstanding = false;
         for (int l = 0; l < lists; l++)
         {
-            args.skip(Nfs4.SESSIONID_SIZE);
+            final long referringHigh = args.getHyper();
+            final long referringLow = args.getHyper();
             final int calls = args.getInt();
             if (calls < 0 || calls > MAX_OPS)
             {
                 throw new XdrException("rcl_referring_calls of " + (calls & 0xFFFF_FFFFL));
             }
-            args.skip(8 * calls);
+            final boolean ours = null != channel && null != channel.fore &&
+                channel.session.matches(referringHigh, referringLow);
+            for (int c = 0; c < calls; c++)
+            {
+                final int referringSeqid = args.getInt();
+                final int referringSlot = args.getInt();
+                referringOutstanding |= ours && channel.fore.outstanding(referringSlot, referringSeqid);
+            }
         }
         final int status;
         if (null == channel || !channel.session.matches(sessionHigh, sessionLow))
@@ -241,7 +293,7 @@ public final class Nfs4CallbackProgram implements RpcProgram
         }
         else if (seqid == channel.sequence[slot] + 1)
         {
-            status = Nfs4Status.OK;
+            status = referringOutstanding ? Nfs4Status.DELAY : Nfs4Status.OK;
         }
         else if (seqid == channel.sequence[slot] && channel.cachedLength[slot] >= 0)
         {
@@ -263,6 +315,23 @@ public final class Nfs4CallbackProgram implements RpcProgram
         channel.session.encode(results);
         results.putInt(seqid).putInt(slot).putInt(channel.slots - 1).putInt(channel.slots - 1);
         return slot;
+    }
+
+    /**
+     * CB_RECALL: its arguments read, the delegation looked up and marked (RFC 8881 §20.2.3).
+     *
+     * @return the operation's status
+     */
+    private int recall(final XdrDecoder args, final BackChannel channel)
+    {
+        recallStateid.decode(args);
+        args.getBoolean(); // truncate: no data is cached, none to drop
+        recallFh.decode(args);
+        if (null == channel || null == channel.delegations)
+        {
+            return Nfs4Status.BADHANDLE;
+        }
+        return channel.delegations.recall(recallStateid, recallFh);
     }
 
     /** @return the program number */
@@ -301,6 +370,18 @@ public final class Nfs4CallbackProgram implements RpcProgram
         return cbSequence;
     }
 
+    /** @return CB_RECALL operations seen after a CB_SEQUENCE, whatever their answer */
+    public long cbRecall()
+    {
+        return cbRecall;
+    }
+
+    /** @return CB_RECALL operations answered NFS4_OK (the delegation is marked for DELEGRETURN) */
+    public long recallsAccepted()
+    {
+        return recallsAccepted;
+    }
+
     /** @return other callback operations seen (answered NFS4ERR_NOTSUPP, NFS4ERR_OP_ILLEGAL ...) */
     public long others()
     {
@@ -319,7 +400,10 @@ public final class Nfs4CallbackProgram implements RpcProgram
         return refused;
     }
 
-    /** A bound session's back channel slots: last sequence id and last reply of each. */
+    /**
+     * A bound session's back channel slots (last sequence id and last reply of each), its delegations and its fore
+     * channel's slot table.
+     */
     private static final class BackChannel
     {
         final Nfs4SessionId session = new Nfs4SessionId();
@@ -328,12 +412,17 @@ public final class Nfs4CallbackProgram implements RpcProgram
         final int[] sequence;
         final byte[][] cached;
         final int[] cachedLength;
+        final Nfs4Delegations delegations;
+        final Nfs4SlotTable fore;
 
-        BackChannel(final Nfs4SessionId session, final int slots, final int maxOps)
+        BackChannel(final Nfs4SessionId session, final int slots, final int maxOps,
+            final Nfs4Delegations delegations, final Nfs4SlotTable fore)
         {
             this.session.copy(session);
             this.slots = slots;
             this.maxOps = maxOps;
+            this.delegations = delegations;
+            this.fore = fore;
             sequence = new int[slots];
             cached = new byte[slots][CACHED_REPLY];
             cachedLength = new int[slots];

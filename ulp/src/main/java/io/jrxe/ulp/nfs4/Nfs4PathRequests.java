@@ -12,7 +12,8 @@ import java.util.List;
  * <pre>
  *   Lookup   SEQUENCE | PUTROOTFH or PUTFH | LOOKUP x n | GETFH | GETATTR
  *   Open     SEQUENCE | PUTROOTFH or PUTFH | LOOKUP x n (the directory) | OPEN name | GETFH | GETATTR
- *   Close    SEQUENCE | PUTFH | CLOSE [| DELEGRETURN]
+ *   Close    SEQUENCE | PUTFH | CLOSE [| DELEGRETURN]                 (a delegation the session does not keep)
+ *   DelegReturn  SEQUENCE | PUTFH | DELEGRETURN                         (a delegation kept: recalled, or at close)
  *   Remove   SEQUENCE | PUTROOTFH or PUTFH | LOOKUP x n (the directory) | REMOVE name
  *   Readdir  SEQUENCE | PUTROOTFH or PUTFH | LOOKUP x n | GETFH | READDIR      (the first page)
  *            SEQUENCE | PUTFH | READDIR                                       (the next pages: cookie, verifier)
@@ -235,6 +236,42 @@ final class Nfs4PathRequests
             {
                 dec.ok(Nfs4.OP_DELEGRETURN, what);
             }
+        }
+    }
+
+    /**
+     * PUTFH, DELEGRETURN (RFC 8881 §18.6: the current file handle is the delegation's file): a delegation kept
+     * after its CLOSE, given back.
+     */
+    static final class DelegReturn extends Nfs4Request
+    {
+        final Nfs4FileHandle fh = new Nfs4FileHandle();
+        final Nfs4Stateid stateid = new Nfs4Stateid();
+        String what;
+
+        @Override
+        public String name()
+        {
+            return "DELEGRETURN";
+        }
+
+        @Override
+        public boolean cacheThis()
+        {
+            return true;
+        }
+
+        @Override
+        public void encode(final Nfs4CompoundEncoder enc, final RpcCall call)
+        {
+            enc.putFh(fh).delegReturn(stateid);
+        }
+
+        @Override
+        public void decode(final Nfs4CompoundDecoder dec, final RpcCall call)
+        {
+            dec.ok(Nfs4.OP_PUTFH, what);
+            dec.ok(Nfs4.OP_DELEGRETURN, what);
         }
     }
 

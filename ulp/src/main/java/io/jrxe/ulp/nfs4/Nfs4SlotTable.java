@@ -132,6 +132,19 @@ public final class Nfs4SlotTable
     }
 
     /**
+     * Whether a request named by its slot and sequence id (a referring call of a callback, RFC 8881 §2.10.6.3) is
+     * still outstanding: sent and its reply not read yet. A slot's sequence id moves on only once its reply was read.
+     *
+     * @param slot a slot id from the wire (any value)
+     * @param sequenceId a sequence id from the wire
+     * @return true when a request holds the slot with that sequence id
+     */
+    public boolean outstanding(final int slot, final int sequenceId)
+    {
+        return slot >= 0 && slot < capacity && busy[slot] && sequence[slot] == sequenceId;
+    }
+
+    /**
      * SEQUENCE succeeded: the sequence id advances and the slot is free.
      *
      * @param slot the request's slot

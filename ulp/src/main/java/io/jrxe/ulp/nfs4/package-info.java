@@ -3,15 +3,19 @@
  * session, and the callback service a server calls back on the same connection.
  * <pre>
  *   Nfs41Session             connect (EXCHANGE_ID, CREATE_SESSION, RECLAIM_COMPLETE), paths under an export,
- *     │                      list, read / write whole files with N calls in flight, create, remove, lease, close
+ *     │                      list, read / write whole files with N calls in flight, create, remove, lease,
+ *     │                      delegations (hold, await a recall, DELEGRETURN), close
  *     ├── Nfs4ForeChannel    a request on a slot: SEQUENCE first, the slot table settled from its result,
  *     │     │                NFS4ERR_DELAY / NFS4ERR_GRACE retried with a bounded wait (Nfs4Backoff)
  *     │     ├── Nfs4SlotTable         sequence ids, highest / target slots, SEQ_MISORDERED and BADSLOT recovery
  *     │     ├── Nfs4CompoundEncoder   COMPOUND4args, one method per operation, summing the reply limit
  *     │     └── Nfs4CompoundDecoder   COMPOUND4res, result by result, errors as Nfs4StatusException
  *     ├── requests           Nfs4Request: Nfs4SessionRequests, Nfs4PathRequests, Nfs4IoRequests
- *     └── pipelines          Nfs4ReadPipeline, Nfs4WritePipeline: READ/WRITE with DDP payloads, in flight together
- *   Nfs4CallbackProgram      the RpcProgram of the back channel: CB_NULL, CB_COMPOUND with CB_SEQUENCE
+ *     ├── pipelines          Nfs4ReadPipeline, Nfs4WritePipeline: READ/WRITE with DDP payloads, in flight together
+ *     └── Nfs4Delegations    the delegations kept after CLOSE (stateid, fh, path, type), marked when recalled
+ *   Nfs4CallbackProgram      the RpcProgram of the back channel: CB_NULL, CB_COMPOUND with CB_SEQUENCE and
+ *                            CB_RECALL (checked against the session's delegations; the DELEGRETURN is the
+ *                            session's to send, from its own thread, after the dispatch)
  *   wire types               Nfs4 (constants), Nfs4Status, Nfs4Attr / Nfs4Attributes, Nfs4Stateid,
  *                            Nfs4FileHandle, Nfs4SessionId, Nfs4ChannelAttrs, result holders, Nfs4ReplySizes
  * </pre>
@@ -21,6 +25,7 @@
  * {@link io.jrxe.ulp.sunrpc.RpcCall#replyLimit} to its largest reply without READ data ({@link
  * io.jrxe.ulp.nfs4.Nfs4ReplySizes}), so an RPC-over-RDMA transport can choose Write and Reply chunks. The data
  * path (READ, WRITE) reuses its objects and allocates nothing unless an operation fails. A session is driven by
- * one thread.
+ * one thread, and so is its callback service: the transport dispatches the server's callbacks while that thread
+ * drives the RPC client.
  */
 package io.jrxe.ulp.nfs4;

@@ -434,18 +434,6 @@ class Nfs41SessionTest
     }
 
     @Test
-    void aDelegationGrantedIsReturnedWithTheClose() throws IOException
-    {
-        options.wantNoDelegation(false);
-        connect();
-        server.grantReadDelegations = true;
-        server.fs.file("/export/d", random(10, 4));
-        readToFile("d");
-        assertEquals(1, server.delegReturns);
-        assertTrue(server.compounds.contains("SEQUENCE PUTFH CLOSE DELEGRETURN"));
-    }
-
-    @Test
     void aMalformedReplyIsAnNfs4ExceptionAndTheSlotStaysUsable()
     {
         connect();

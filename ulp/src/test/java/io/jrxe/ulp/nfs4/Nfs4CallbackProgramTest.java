@@ -26,7 +26,12 @@ class Nfs4CallbackProgramTest
     private static final long SL = 0x5555666677778888L;
     private static final byte[] FH = {(byte)0xFA, (byte)0xCE, 0, 1};
 
+    /** The stateid {@link #cbRecall(Wire)} recalls: seqid 1, other 00000002 00000003 00000004. */
+    private static final Nfs4Stateid HELD = new Nfs4Stateid().set(1, 0x0000_0002_0000_0003L, 4);
+
     private final Nfs4CallbackProgram cb = new Nfs4CallbackProgram(PROG);
+    private final Nfs4Delegations delegations = new Nfs4Delegations();
+    private final Nfs4SlotTable fore = new Nfs4SlotTable().reset(4);
     private final RpcDispatcher dispatcher = new RpcDispatcher(null).register(cb);
     private final RpcServerCall serverCall = new RpcServerCall();
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[8192]);
@@ -61,7 +66,35 @@ class Nfs4CallbackProgramTest
 
     private static Wire cbRecall(final Wire w)
     {
-        return w.i(Nfs4.OP_CB_RECALL).i(1, 2, 3, 4).b(false).opaque(FH);
+        return cbRecall(w, 1, 0x0000_0002_0000_0003L, 4, FH);
+    }
+
+    /** CB_RECALL as knfsd encodes it (encode_cb_recall4args): stateid, truncate false, fh. */
+    private static Wire cbRecall(
+        final Wire w, final int seqid, final long otherHigh, final int otherLow, final byte[] fh)
+    {
+        return w.i(Nfs4.OP_CB_RECALL).i(seqid).h(otherHigh).i(otherLow).b(false).opaque(fh);
+    }
+
+    /** Bind as a session does: with its delegations and its fore channel's slot table; one read delegation held. */
+    private void bindWithState()
+    {
+        cb.bind(new Nfs4SessionId().set(SH, SL), 2, 4, delegations, fore);
+        assertEquals(0, delegations.add(HELD, new Nfs4FileHandle().set(FH, 0, FH.length), "/export/f",
+            Nfs4.OPEN_DELEGATE_READ));
+    }
+
+    /** CB_SEQUENCE on slot 0 with seqid, then a CB_RECALL: the reply's CB_RECALL status. */
+    private int recallStatus(final int seqid, final int stateSeqid, final long otherHigh, final int otherLow,
+        final byte[] fh)
+    {
+        final byte[] reply = dispatch(cbRecall(cbSequence(compound(call(1, 1), "", 1, 2), SH, SL, seqid, 0),
+            stateSeqid, otherHigh, otherLow, fh));
+        final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(reply);
+        assertEquals(0, b.getInt(24 + 4 + 4 + 4 + 4), "CB_SEQUENCE went through");
+        assertEquals(Nfs4.OP_CB_RECALL, b.getInt(reply.length - 8));
+        assertEquals(b.getInt(24), b.getInt(reply.length - 4), "the COMPOUND's status is CB_RECALL's");
+        return b.getInt(reply.length - 4);
     }
 
     private byte[] dispatch(final Wire w)
@@ -113,16 +146,86 @@ class Nfs4CallbackProgramTest
     }
 
     @Test
-    void cbRecallAfterCbSequenceIsNotSupported()
+    void cbRecallOfADelegationNotHeldIsBadHandle()
     {
-        // knfsd's CB_RECALL: CB_SEQUENCE, CB_RECALL(stateid, truncate, fh); processing stops at CB_RECALL
+        // knfsd's CB_RECALL: CB_SEQUENCE, CB_RECALL(stateid, truncate, fh); bound without a table, nothing is held
         final byte[] reply = dispatch(cbRecall(cbSequence(compound(call(1, 1), "", 1, 2), SH, SL, 1, 0)));
-        assertWire(accepted().i(Nfs4Status.NOTSUPP).str("").i(2)
+        assertWire(accepted().i(Nfs4Status.BADHANDLE).str("").i(2)
             .i(Nfs4.OP_CB_SEQUENCE, 0).h(SH).h(SL).i(1, 0, 1, 1)
-            .i(Nfs4.OP_CB_RECALL, Nfs4Status.NOTSUPP), reply);
+            .i(Nfs4.OP_CB_RECALL, Nfs4Status.BADHANDLE), reply);
         assertEquals(1, cb.cbSequence());
-        assertEquals(1, cb.others());
+        assertEquals(1, cb.cbRecall());
+        assertEquals(0, cb.recallsAccepted());
+        assertEquals(0, cb.others());
         assertEquals(1, cb.refused());
+    }
+
+    @Test
+    void aHeldDelegationRecalledIsAcceptedAndMarkedForReturn()
+    {
+        bindWithState();
+        assertWire(accepted().i(0).str("").i(2)
+                .i(Nfs4.OP_CB_SEQUENCE, 0).h(SH).h(SL).i(1, 0, 1, 1)
+                .i(Nfs4.OP_CB_RECALL, 0),
+            dispatch(cbRecall(cbSequence(compound(call(1, 1), "", 1, 2), SH, SL, 1, 0))));
+        assertEquals(1, delegations.recalled());
+        assertTrue(delegations.isRecalled(0));
+        assertEquals(1, cb.recallsAccepted());
+
+        // recalled again in a new request: NFS4_OK, still one DELEGRETURN due
+        assertEquals(Nfs4Status.OK, recallStatus(2, 1, 0x0000_0002_0000_0003L, 4, FH));
+        // seqid 0 names the current version of the state (RFC 8881 §8.2.2)
+        assertEquals(Nfs4Status.OK, recallStatus(3, 0, 0x0000_0002_0000_0003L, 4, FH));
+        assertEquals(1, delegations.recalled());
+        assertEquals(1, delegations.size());
+        assertEquals(3, cb.cbRecall());
+        assertEquals(3, cb.recallsAccepted());
+        assertEquals(0, cb.refused());
+    }
+
+    @Test
+    void aRecallOfAStateidOrHandleNotHeldIsRefusedAsRfc8881Says()
+    {
+        bindWithState();
+        final byte[] otherFile = {(byte)0xFA, (byte)0xCE, 0, 2};
+        assertEquals(Nfs4Status.BAD_STATEID, recallStatus(1, 1, 0x0000_0002_0000_0003L, 5, FH),
+            "the handle's delegation has another stateid");
+        assertEquals(Nfs4Status.BAD_STATEID, recallStatus(2, 2, 0x0000_0002_0000_0003L, 4, FH),
+            "the same other field with another seqid (not 0)");
+        assertEquals(Nfs4Status.BADHANDLE, recallStatus(3, 1, 0x0000_0002_0000_0003L, 4, otherFile),
+            "no delegation on that handle");
+        delegations.openStarted();
+        assertEquals(Nfs4Status.DELAY, recallStatus(4, 9, 9, 9, otherFile),
+            "an OPEN is outstanding: its reply may grant the delegation recalled (RFC 8881 §2.10.6.3)");
+        delegations.openEnded();
+        assertEquals(Nfs4Status.BADHANDLE, recallStatus(5, 9, 9, 9, otherFile), "once the OPEN's reply was read");
+        assertEquals(0, delegations.recalled());
+        assertEquals(5, cb.cbRecall());
+        assertEquals(0, cb.recallsAccepted());
+        assertEquals(5, cb.refused());
+    }
+
+    @Test
+    void aCallbackReferringToAForeChannelCallStillOutstandingIsDelayed()
+    {
+        bindWithState();
+        final int slot = fore.acquire(); // an OPEN sent on slot 0 with seqid 1, its reply not read yet
+        final java.util.function.IntFunction<Wire> referring = (seqid) -> cbRecall(compound(call(1, 1), "", 1, 2)
+            .i(Nfs4.OP_CB_SEQUENCE).h(SH).h(SL).i(seqid, 0, 0).b(false)
+            .i(2)                                       // two referring_call_list4
+            .h(SH).h(SL + 1).i(1).i(5, 3)               // another session's call: not this client's to wait for
+            .h(SH).h(SL).i(2).i(7, 2).i(fore.sequenceId(slot), slot)); // slot 2 is idle; slot 0 seqid 1 is out
+        assertWire(accepted().i(Nfs4Status.DELAY).str("").i(1).i(Nfs4.OP_CB_SEQUENCE, Nfs4Status.DELAY),
+            dispatch(referring.apply(1)));
+        assertEquals(0, cb.cbRecall(), "CB_RECALL did not run");
+        assertEquals(0, delegations.recalled());
+
+        fore.succeeded(slot, 3, 3); // the reply was read
+        assertWire(accepted().i(0).str("").i(2)
+                .i(Nfs4.OP_CB_SEQUENCE, 0).h(SH).h(SL).i(1, 0, 1, 1)
+                .i(Nfs4.OP_CB_RECALL, 0),
+            dispatch(referring.apply(1)), "sent again with the same seqid: the slot had not moved");
+        assertEquals(1, delegations.recalled());
     }
 
     @Test
@@ -135,7 +238,7 @@ class Nfs4CallbackProgramTest
         assertArrayEquals(java.util.Arrays.copyOfRange(first, 24, first.length),
             java.util.Arrays.copyOfRange(again, 24, again.length));
         assertEquals(1, cb.replays());
-        assertEquals(1, cb.others(), "the retry did not run CB_RECALL again");
+        assertEquals(1, cb.cbRecall(), "the retry did not run CB_RECALL again");
     }
 
     @Test

@@ -42,6 +42,20 @@ class Nfs4SlotTableTest
     }
 
     @Test
+    void aRequestIsOutstandingFromItsSlotUntilItsReplyWasRead()
+    {
+        final int s = slots.acquire();
+        assertTrue(slots.outstanding(s, 1));
+        assertFalse(slots.outstanding(s, 2), "another sequence id of the slot");
+        assertFalse(slots.outstanding(1, 1), "an idle slot");
+        assertFalse(slots.outstanding(-1, 1));
+        assertFalse(slots.outstanding(4, 1), "beyond the slots granted");
+        slots.succeeded(s, 3, 3);
+        assertFalse(slots.outstanding(s, 1));
+        assertFalse(slots.outstanding(s, 2), "the slot's next sequence id is not sent yet");
+    }
+
+    @Test
     void theServersTargetLimitsTheSlotsAndMayRaiseThemAgain()
     {
         slots.succeeded(slots.acquire(), 3, 1);

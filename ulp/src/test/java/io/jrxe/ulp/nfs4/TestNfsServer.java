@@ -8,6 +8,9 @@ import io.jrxe.ulp.xdr.XdrEncoder;
 
 import org.agrona.collections.Long2ObjectHashMap;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +20,15 @@ import java.util.List;
  * OPEN / READ / WRITE / COMMIT / CLOSE, READDIR with cookies, REMOVE, stale handles, and knobs to make it answer
  * the way a real server sometimes does (NFS4ERR_DELAY, NFS4ERR_GRACE, fewer slots, short READs and WRITEs, a
  * restart before COMMIT). Like knfsd it answers OPEN with NFS4ERR_GRACE until the client sent RECLAIM_COMPLETE.
+ * <p>
+ * Delegations as knfsd hands them out (RFC 8881 §10.2, §18.16): a read delegation to an OPEN for reading that does
+ * not say OPEN4_SHARE_ACCESS_WANT_NO_DELEG ({@link #grantReadDelegations}), at most one per client and file,
+ * stateid seqid 1. {@link #recall} sends CB_COMPOUND(CB_SEQUENCE, CB_RECALL) over {@link #connection}'s back
+ * channel byte for byte as fs/nfsd/nfs4callback.c encodes it (empty tag, callback_ident 0, slot 0, highest slot 0,
+ * cachethis false, no referring calls; stateid, truncate false, fh), reads the client's reply, and sends it again
+ * when the answer is NFS4ERR_DELAY (knfsd: after 2 s). DELEGRETURN must name a delegation of the client on the
+ * current file (else NFS4ERR_BAD_STATEID; NFS4ERR_DELEG_REVOKED once {@link #revoke revoked}); DESTROY_CLIENTID is
+ * NFS4ERR_CLIENTID_BUSY while the client holds delegations (knfsd's client_has_state).
  */
 final class TestNfsServer implements RpcProgram
 {
@@ -40,6 +52,8 @@ final class TestNfsServer implements RpcProgram
     int staleAfterReads = -1;
     boolean setConfirmFlag;
     boolean grantReadDelegations;
+    boolean recallAtOpen;
+    QueuedRpcClient connection;
     boolean log = true;
     int wrongSlotEchoes;
 
@@ -53,6 +67,10 @@ final class TestNfsServer implements RpcProgram
     long opens;
     long closes;
     long delegReturns;
+    int lastShareAccess;
+    final List<String> returned = new ArrayList<>();
+    final List<Integer> recallStatuses = new ArrayList<>();
+    final Long2ObjectHashMap<Delegation> delegations = new Long2ObjectHashMap<>();
     long slotsUsed;
     int createSessionFlags;
     int cbProgram;
@@ -65,6 +83,7 @@ final class TestNfsServer implements RpcProgram
     private long nextClient = 0x6A72_7865_0000_0001L;
     private long nextSession = 1;
     private long nextStateid = 1;
+    private int cbXid = 0x0CB0_0001;
 
     static final class Client
     {
@@ -80,13 +99,41 @@ final class TestNfsServer implements RpcProgram
         Client client;
         int[] slotSeq;
         int maxOps;
+        int cbSequence = 1; // the back channel's slot 0: the next csa_sequenceid (knfsd's se_cb_seq_nr)
+        boolean cbBusy; // a callback is out on slot 0: the next waits for its reply (knfsd's nfsd41_cb_get_slot)
+        final ArrayDeque<Runnable> cbWaiting = new ArrayDeque<>();
     }
 
     static final class Open
     {
         TestFs.Node node;
         int access;
-        boolean delegation;
+    }
+
+    /** A delegation granted: stateid seqid 1, other "DELE" and n, n. */
+    static final class Delegation
+    {
+        long n;
+        int seqid = 1;
+        TestFs.Node node;
+        Session session;
+        boolean revoked;
+
+        long otherHigh()
+        {
+            return 0x4445_4C45_0000_0000L | n;
+        }
+
+        int otherLow()
+        {
+            return (int)n;
+        }
+
+        /** @return the stateid as {@link Nfs4Stateid#toString()} shows it */
+        String stateid()
+        {
+            return new Nfs4Stateid().set(seqid, otherHigh(), otherLow()).toString();
+        }
     }
 
     /** Per COMPOUND. */
@@ -383,9 +430,9 @@ final class TestNfsServer implements RpcProgram
         {
             return fail(r, Nfs4Status.STALE_CLIENTID);
         }
-        if (c.sessions > 0)
+        if (c.sessions > 0 || delegations.values().stream().anyMatch(d -> d.session.client == c && !d.revoked))
         {
-            return fail(r, Nfs4Status.CLIENTID_BUSY);
+            return fail(r, Nfs4Status.CLIENTID_BUSY); // RFC 8881 §18.50.3: no sessions, no state
         }
         clients.remove(id);
         return ok(r);
@@ -560,7 +607,12 @@ final class TestNfsServer implements RpcProgram
         final Open o = new Open();
         o.node = f;
         o.access = access & Nfs4.SHARE_ACCESS_BOTH;
-        o.delegation = grantReadDelegations && 0 == (access & Nfs4.SHARE_ACCESS_WANT_NO_DELEG);
+        lastShareAccess = access;
+        final int want = access & Nfs4.SHARE_ACCESS_WANT_DELEG_MASK;
+        final boolean held = null != delegationOf(session.client, f);
+        final boolean grant = grantReadDelegations && Nfs4.SHARE_ACCESS_READ == o.access && !held &&
+            (Nfs4.SHARE_ACCESS_WANT_NO_PREFERENCE == want || Nfs4.SHARE_ACCESS_WANT_READ_DELEG == want ||
+                Nfs4.SHARE_ACCESS_WANT_ANY_DELEG == want);
         final long other = nextStateid++;
         openStates.put(other, o);
         ok(r);
@@ -568,14 +620,30 @@ final class TestNfsServer implements RpcProgram
         r.putBoolean(true).putHyper(before).putHyper(current.change);
         r.putInt(Nfs4.OPEN4_RESULT_LOCKTYPE_POSIX | (setConfirmFlag ? Nfs4.OPEN4_RESULT_CONFIRM : 0));
         r.putInt(3).putInt((int)(create ? attrset : 0)).putInt((int)((create ? attrset : 0) >>> 32)).putInt(0);
-        if (0 != (access & Nfs4.SHARE_ACCESS_WANT_NO_DELEG))
+        if (Nfs4.SHARE_ACCESS_WANT_NO_DELEG == want)
         {
-            r.putInt(Nfs4.OPEN_DELEGATE_NONE_EXT).putInt(0); // WND4_NOT_WANTED
+            r.putInt(Nfs4.OPEN_DELEGATE_NONE_EXT).putInt(Nfs4.WND4_NOT_WANTED);
         }
-        else if (o.delegation)
+        else if (grant)
         {
-            r.putInt(Nfs4.OPEN_DELEGATE_READ).putInt(1).putHyper(0x4445_4C45_0000_0000L | other).putInt((int)other)
+            final Delegation d = new Delegation();
+            d.n = other;
+            d.node = f;
+            d.session = session;
+            delegations.put(other, d);
+            // stateid, recall false, nfsace4 (type, flag, access_mask, who "")
+            r.putInt(Nfs4.OPEN_DELEGATE_READ).putInt(d.seqid).putHyper(d.otherHigh()).putInt(d.otherLow())
                 .putBoolean(false).putInt(0).putInt(0).putInt(0).putInt(0);
+            if (recallAtOpen)
+            {
+                recall(d); // a conflicting open elsewhere: the recall follows the OPEN's reply on the connection
+            }
+        }
+        else if (0 != want)
+        {
+            // knfsd's nfsd4_open_deleg_none_ext: one held already is contention, else resources; server won't push
+            r.putInt(Nfs4.OPEN_DELEGATE_NONE_EXT).putInt(held ? Nfs4.WND4_CONTENTION : Nfs4.WND4_RESOURCE)
+                .putBoolean(false);
         }
         else
         {
@@ -616,15 +684,151 @@ final class TestNfsServer implements RpcProgram
 
     private int delegReturn(final XdrDecoder a, final XdrEncoder r)
     {
-        a.getInt();
+        final int seqid = a.getInt();
         final long high = a.getHyper();
-        a.getInt();
-        if ((high >>> 32) != 0x4445_4C45L)
+        final int low = a.getInt();
+        final Delegation d = (high >>> 32) == 0x4445_4C45L ? delegations.get(high & 0xFFFF_FFFFL) : null;
+        if (null == d || d.otherLow() != low || d.session.client != session.client ||
+            (seqid != d.seqid && 0 != seqid) || current != d.node)
         {
             return fail(r, Nfs4Status.BAD_STATEID);
         }
+        if (d.revoked)
+        {
+            return fail(r, Nfs4Status.DELEG_REVOKED);
+        }
+        delegations.remove(d.n);
         delegReturns++;
+        returned.add(new Nfs4Stateid().set(seqid, high, low).toString());
         return ok(r);
+    }
+
+    // ---- the back channel: CB_RECALL as knfsd sends it (fs/nfsd/nfs4callback.c) ------------------------------
+
+    /** @return the client's delegation on a file, or null */
+    Delegation delegationOf(final Client c, final TestFs.Node node)
+    {
+        for (final Delegation d : delegations.values())
+        {
+            if (d.node == node && d.session.client == c)
+            {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /** @return the delegation on the file at a path (any client), or null */
+    Delegation delegationOn(final String path)
+    {
+        final TestFs.Node node = fs.at(path);
+        for (final Delegation d : delegations.values())
+        {
+            if (d.node == node)
+            {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /** The server revokes a delegation (its recall was not answered in time): DELEGRETURN gets DELEG_REVOKED. */
+    void revoke(final Delegation d)
+    {
+        d.revoked = true;
+    }
+
+    /** @return a file's handle as the wire carries it */
+    static byte[] fh(final TestFs.Node node)
+    {
+        return ByteBuffer.allocate(12).putInt(TestFs.FH_MAGIC).putLong(node.id).array();
+    }
+
+    /** Recall a delegation (a conflicting access elsewhere): CB_COMPOUND(CB_SEQUENCE, CB_RECALL) to its session. */
+    void recall(final Delegation d)
+    {
+        recall(d.session, d.seqid, d.otherHigh(), d.otherLow(), fh(d.node));
+    }
+
+    /** Send a CB_RECALL of any stateid and handle (what a confused server might), once slot 0 is free. */
+    void recall(final Session s, final int seqid, final long otherHigh, final int otherLow, final byte[] fh)
+    {
+        s.cbWaiting.add(() -> sendRecall(s, seqid, otherHigh, otherLow, fh));
+        sendNextCallback(s);
+    }
+
+    private void sendNextCallback(final Session s)
+    {
+        if (!s.cbBusy && !s.cbWaiting.isEmpty())
+        {
+            s.cbBusy = true;
+            s.cbWaiting.poll().run();
+        }
+    }
+
+    private void sendRecall(final Session s, final int seqid, final long otherHigh, final int otherLow,
+        final byte[] fh)
+    {
+        final int cbSequence = s.cbSequence;
+        final byte[] machine = "server".getBytes(StandardCharsets.US_ASCII);
+        final byte[] call = Wire.of().i(cbXid++, 0, 2, cbProgram, 1, 1)
+            .i(RpcMessage.AUTH_SYS, 4 + 4 + 8 + 4 + 4 + 4).i(0).opaque(machine).i(0, 0, 0)   // uid 0 gid 0
+            .i(RpcMessage.AUTH_NONE, 0)
+            .str("").i(1, 0, 2)                                            // tag, minorversion, callback_ident, ops
+            .i(Nfs4.OP_CB_SEQUENCE).h(0x5E55_0000_0000_0000L).h(s.id).i(cbSequence, 0, 0).b(false).i(0)
+            .i(Nfs4.OP_CB_RECALL).i(seqid).h(otherHigh).i(otherLow).b(false).opaque(fh)
+            .bytes();
+        connection.reverse(call, reply -> recallAnswered(s, cbSequence, reply, seqid, otherHigh, otherLow, fh));
+    }
+
+    /** The client's CB_COMPOUND reply, read as knfsd's nfs4_xdr_dec_cb_recall does. */
+    private void recallAnswered(final Session s, final int cbSequence, final byte[] reply, final int seqid,
+        final long otherHigh, final int otherLow, final byte[] fh)
+    {
+        final ByteBuffer b = ByteBuffer.wrap(reply);
+        b.getInt(); // xid
+        check(1 == b.getInt() && 0 == b.getInt(), "an accepted RPC reply");
+        b.getInt(); // verifier flavor
+        skipOpaque(b);
+        check(0 == b.getInt(), "accept_stat SUCCESS");
+        final int status = b.getInt();
+        skipOpaque(b); // tag
+        final int results = b.getInt();
+        check(results >= 1 && Nfs4.OP_CB_SEQUENCE == b.getInt(), "CB_SEQUENCE's result first");
+        final int sequenceStatus = b.getInt();
+        int recallStatus = sequenceStatus;
+        if (Nfs4Status.OK == sequenceStatus)
+        {
+            check(0x5E55_0000_0000_0000L == b.getLong() && s.id == b.getLong(), "csr_sessionid");
+            check(cbSequence == b.getInt() && 0 == b.getInt(), "csr_sequenceid and csr_slotid echoed");
+            b.getInt(); // csr_highest_slotid
+            b.getInt(); // csr_target_highest_slotid
+            s.cbSequence++;
+            check(2 == results && Nfs4.OP_CB_RECALL == b.getInt(), "CB_RECALL's result");
+            recallStatus = b.getInt();
+        }
+        check(status == recallStatus && !b.hasRemaining(), "the COMPOUND's status is its last result's");
+        recallStatuses.add(recallStatus);
+        s.cbBusy = false;
+        if (Nfs4Status.DELAY == recallStatus)
+        {
+            recall(s, seqid, otherHigh, otherLow, fh); // knfsd: rpc_delay(task, 2 * HZ), then again
+        }
+        sendNextCallback(s);
+    }
+
+    private static void skipOpaque(final ByteBuffer b)
+    {
+        final int length = b.getInt();
+        b.position(b.position() + ((length + 3) & ~3));
+    }
+
+    private static void check(final boolean ok, final String what)
+    {
+        if (!ok)
+        {
+            throw new AssertionError("CB_COMPOUND reply: " + what);
+        }
     }
 
     private int read(final XdrDecoder a, final XdrEncoder r, final RpcServerCall call)
