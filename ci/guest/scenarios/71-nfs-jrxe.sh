@@ -5,10 +5,11 @@
 # One JVM per version (commands separated by a lone ';'): ls ; get get.bin (16 MiB made on the server: bytes and
 # md5, the tool's and the local copy's, equal to the server's) ; put (16 MiB made locally: md5 of the server's copy
 # equal) ; create new-V ; ls (shows it) ; rm new-V ; ls (does not show it, nor does the server). For 4.1 the
-# backchannel line must show at least one call answered. knfsd 6.1 sends no CB_NULL probe on a 4.1 session, so the
-# scenario makes a call happen: once jrxe has printed its get line (its put then runs for seconds) get.bin is
-# opened for writing on the server, which recalls a read delegation jrxe holds on it (CB_SEQUENCE + CB_RECALL;
-# jrxe must keep the delegation its OPEN got past CLOSE, as Linux does, and answer). The READY line must
+# back channel must answer a call: knfsd 6.1 sends no CB_NULL probe on a 4.1 session, so jrxe's `recall get.bin`
+# holds a read delegation (OPEN asking for one, CLOSE, kept as Linux keeps it) and prints its delegation line; the
+# scenario then opens get.bin for writing on the server, knfsd recalls the delegation (CB_COMPOUND(CB_SEQUENCE,
+# CB_RECALL) on the back channel), jrxe answers, returns it (DELEGRETURN) and prints its recall line; the
+# backchannel line must show the call answered and the delegation returned. The READY line must
 # echo the version and NFS_RSIZE/NFS_WSIZE; no JRXE-NFS ERROR line, exit 0; jrxe's counters show no errors.
 # Figures: MB/s of get and put (the tool's, 10^6 bytes/s), credits and inline sizes from the READY line.
 # timeout: 900
@@ -36,10 +37,14 @@ for vers in 3 4.1; do
     rm -f "$NFS_EXPORT/put-$v.bin" "$NFS_EXPORT/new-$v" "$got"
     rxe_before=$(rxe_counters rxe0)
     rm -f "$out"
-    [ "$vers" = 4.1 ] && nfs_recall_after "$out" "JRXE-NFS get " get.bin
-    log "vers=$vers: jrxe nfs ... $NIC_A_IP:$NFS_EXPORT ls ; get ; put ; create ; ls ; rm ; ls"
+    recall=()
+    if [ "$vers" = 4.1 ]; then
+        nfs_recall_after "$out" "JRXE-NFS delegation " get.bin
+        recall=(recall get.bin 120 ';')
+    fi
+    log "vers=$vers: jrxe nfs ... $NIC_A_IP:$NFS_EXPORT ls ; get ; ${recall[*]} put ; create ; ls ; rm ; ls"
     timeout $((RUN_TIMEOUT + 240)) "${jrxe_nfs[@]}" --name "$name" --vers "$vers" "$NIC_A_IP:$NFS_EXPORT" \
-        ls ';' get get.bin "$got" ';' put "$put_src" "put-$v.bin" ';' create "new-$v" ';' ls ';' \
+        ls ';' get get.bin "$got" ';' "${recall[@]}" put "$put_src" "put-$v.bin" ';' create "new-$v" ';' ls ';' \
         rm "new-$v" ';' ls > "$out" 2>&1
     rc=$?
     [ "$vers" = 4.1 ] && { kill $NFS_RECALL_PID 2> /dev/null; wait $NFS_RECALL_PID; }
@@ -86,11 +91,16 @@ for vers in 3 4.1; do
     [ "$(jrxe_nfs_line "$out" ls 3)" ] || problems+=("vers=$vers: fewer than 3 JRXE-NFS ls lines")
 
     if [ "$vers" = 4.1 ]; then
+        [ -n "$(jrxe_nfs_line "$out" delegation)" ] || problems+=("vers=4.1: no JRXE-NFS delegation line")
+        rline=$(jrxe_nfs_line "$out" recall)
+        [ "$(value_of returned "$rline")" = 1 ] || problems+=("vers=4.1: recall: '${rline:-no line}', want returned=1")
         line=$(jrxe_nfs_line "$out" backchannel)
         calls=$(value_of calls "$line")
-        [ "${calls:-0}" -ge 1 ] 2> /dev/null || problems+=("vers=4.1: backchannel: '${line:-no line}', want calls >= 1"
-            "(the CB_RECALL of get.bin's read delegation)")
-        figures+=" v41_cb=[${line#JRXE-NFS backchannel }]"
+        [ "${calls:-0}" -ge 1 ] 2> /dev/null && [ "$(value_of cb_recall "$line")" -ge 1 ] 2> /dev/null \
+            && [ "$(value_of delegations_returned "$line")" -ge 1 ] 2> /dev/null \
+            || problems+=("vers=4.1: backchannel: '${line:-no line}', want calls, cb_recall and" \
+                "delegations_returned >= 1 (the CB_RECALL of get.bin's read delegation)")
+        figures+=" v41_cb=[${line#JRXE-NFS backchannel }] v41_recall_s=$(value_of secs "$rline")"
     fi
     rm -f "$got"
 done

@@ -199,6 +199,31 @@ class ArchitectureTest
             .check(MAIN);
     }
 
+    @Test
+    void theRpcLayersStackInOrder()
+    {
+        // xdr <- sunrpc (ONC RPC, any transport) <- rpcrdma (the RDMA transport) <- nfs, nfs4 (protocols over any
+        // RpcClient) <- nfsmount (NFS over RDMA for tools)
+        noClasses().that().resideInAnyPackage("io.jrxe.ulp.xdr..", "io.jrxe.ulp.sunrpc..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.jrxe.ulp.rpcrdma..", "io.jrxe.ulp.rdmacm..",
+                "io.jrxe.ulp.cm..", "io.jrxe.ulp.nfs..", "io.jrxe.ulp.nfs4..", "io.jrxe.ulp.nfsmount..")
+            .because("ONC RPC and XDR know no transport and no program")
+            .check(MAIN);
+        noClasses().that().resideInAPackage("io.jrxe.ulp.rpcrdma..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.jrxe.ulp.nfs..", "io.jrxe.ulp.nfs4..",
+                "io.jrxe.ulp.nfsmount..", "io.jrxe.ulp.cm..")
+            .because("the transport carries any RPC program, through rdma_cm (not the IB CM under it)")
+            .check(MAIN);
+        noClasses().that().resideInAnyPackage("io.jrxe.ulp.nfs4..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.jrxe.ulp.rpcrdma..", "io.jrxe.ulp.rdmacm..")
+            .because("the NFSv4.1 client runs over any RpcClient")
+            .check(MAIN);
+        noClasses().that().resideInAnyPackage("io.jrxe.ulp.nfs")
+            .should().dependOnClassesThat().resideInAnyPackage("io.jrxe.ulp.rpcrdma..", "io.jrxe.ulp.rdmacm..")
+            .because("the NFSv3 client runs over any RpcClient (MOUNT over TCP)")
+            .check(MAIN);
+    }
+
     private static ArchCondition<JavaCodeUnit> mentionNoneOf(final String[] packages)
     {
         return new ArchCondition<>("mention no type of " + String.join(", ", packages))

@@ -82,13 +82,14 @@ final class NfsScript
             case "ls": ok = args <= 1; break;
             case "get": case "put": ok = 2 == args; break;
             case "create": case "rm": ok = 1 == args; break;
+            case "recall": ok = 1 == args || 2 == args; break;
             case "bench": ok = args >= 2 && ("read".equals(c.get(1)) || "write".equals(c.get(1))); break;
             default: ok = false; break;
         }
         if (!ok)
         {
             throw new IllegalArgumentException("bad command '" + String.join(" ", c) + "': ls [DIR] | " +
-                "get REMOTE LOCAL | put LOCAL REMOTE | create REMOTE | rm REMOTE | " +
+                "get REMOTE LOCAL | put LOCAL REMOTE | create REMOTE | rm REMOTE | recall REMOTE [SECONDS] | " +
                 "bench read|write REMOTE --size B --runs N");
         }
     }
@@ -108,9 +109,28 @@ final class NfsScript
                 mount.remove(c.get(1));
                 out.println("JRXE-NFS rm path=" + c.get(1));
                 break;
+            case "recall":
+                recall(c.get(1), c.size() > 2 ? Integer.parseInt(c.get(2)) : 120);
+                break;
             default: bench(c); break;
         }
         out.flush();
+    }
+
+    /** Hold a read delegation, say so, and wait for the server to recall it (something else opens the file). */
+    private void recall(final String remote, final int seconds) throws IOException
+    {
+        final String type = mount.holdDelegation(remote);
+        out.println("JRXE-NFS delegation path=" + remote + " type=" + type);
+        out.flush();
+        final long t0 = System.nanoTime();
+        if (!mount.awaitRecall(java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds)))
+        {
+            throw new io.jrxe.ulp.nfsmount.NfsError("CB_RECALL", "TIMEOUT", "no recall of \"" + remote +
+                "\" within " + seconds + " s", null);
+        }
+        out.println("JRXE-NFS recall path=" + remote + " returned=1 secs=" +
+            String.format(Locale.ROOT, "%.3f", (System.nanoTime() - t0) / 1e9));
     }
 
     private void ls(final String dir) throws IOException

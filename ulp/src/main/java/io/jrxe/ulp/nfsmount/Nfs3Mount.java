@@ -1,6 +1,8 @@
 package io.jrxe.ulp.nfsmount;
 
+import io.jrxe.ulp.nfs.Mount3;
 import io.jrxe.ulp.nfs.MountClient;
+import io.jrxe.ulp.nfs.MountException;
 import io.jrxe.ulp.nfs.MountResult;
 import io.jrxe.ulp.nfs.Nfs3;
 import io.jrxe.ulp.nfs.Nfs3DirEntry;
@@ -52,10 +54,16 @@ final class Nfs3Mount implements NfsMount
     static MountResult mnt(final NfsMountOptions options) throws IOException
     {
         final MountResult mounted;
-        try (MountClient mount = MountClient.connect(options.server(), options.pmapPort(), options.auth(),
+        try (MountClient mount = MountClient.connect(options.mountHost(), options.pmapPort(), options.auth(),
             tcp(options)))
         {
             mounted = mount.mnt(options.export());
+        }
+        catch (final MountException ex)
+        {
+            final String text = Mount3.statusText(ex.status());
+            final int space = text.indexOf(' ');
+            throw new NfsError("MNT", space > 0 ? text.substring(0, space) : text, ex.getMessage(), ex);
         }
         if (!mounted.accepts(options.auth().flavor()))
         {
@@ -193,6 +201,18 @@ final class Nfs3Mount implements NfsMount
     }
 
     @Override
+    public String holdDelegation(final String path) throws IOException
+    {
+        throw new NfsError("OPEN", "NOTSUPP", "NFSv3 has no delegations: use --vers 4.1", null);
+    }
+
+    @Override
+    public boolean awaitRecall(final long timeoutNs) throws IOException
+    {
+        throw new NfsError("CB_RECALL", "NOTSUPP", "NFSv3 has no delegations: use --vers 4.1", null);
+    }
+
+    @Override
     public String backchannel()
     {
         return "";
@@ -202,7 +222,7 @@ final class Nfs3Mount implements NfsMount
     public void close() throws IOException
     {
         session.close();
-        try (MountClient mount = MountClient.connect(options.server(), options.pmapPort(), options.auth(),
+        try (MountClient mount = MountClient.connect(options.mountHost(), options.pmapPort(), options.auth(),
             tcp(options)))
         {
             mount.umnt(options.export());

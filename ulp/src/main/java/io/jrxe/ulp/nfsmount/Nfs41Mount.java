@@ -155,10 +155,43 @@ final class Nfs41Mount implements NfsMount
     }
 
     @Override
+    public String holdDelegation(final String path) throws IOException
+    {
+        try
+        {
+            final int type = session.holdDelegation(path);
+            if (Nfs4.OPEN_DELEGATE_NONE == type)
+            {
+                throw new NfsError("OPEN", "NO_DELEGATION", "the server granted no delegation on \"" + path +
+                    "\" (why_no_delegation4 " + session.whyNoDelegation() + ")", null);
+            }
+            return Nfs4.delegationName(type).replace("OPEN_DELEGATE_", "");
+        }
+        catch (final Nfs4Exception ex)
+        {
+            throw error(ex);
+        }
+    }
+
+    @Override
+    public boolean awaitRecall(final long timeoutNs) throws IOException
+    {
+        try
+        {
+            return session.awaitRecall(timeoutNs);
+        }
+        catch (final Nfs4Exception ex)
+        {
+            throw error(ex);
+        }
+    }
+
+    @Override
     public String backchannel()
     {
         return "calls=" + callback.calls() + " cb_null=" + callback.cbNull() + " cb_sequence=" +
-            callback.cbSequence();
+            callback.cbSequence() + " cb_recall=" + callback.cbRecall() + " delegations_returned=" +
+            session.delegationsReturned();
     }
 
     @Override

@@ -69,6 +69,26 @@ public interface NfsMount extends AutoCloseable
      */
     void remove(String path) throws IOException;
 
+    /**
+     * Hold a read delegation on a file (NFSv4.1: OPEN for read asking for one, CLOSE, the delegation kept).
+     *
+     * @param path the file
+     * @return the delegation's type ("READ" or "WRITE")
+     * @throws IOException an NfsError: the server granted none (status NO_DELEGATION, its reason in the message)
+     *     or NFSv3 has no delegations (NOTSUPP)
+     */
+    String holdDelegation(String path) throws IOException;
+
+    /**
+     * Wait until the server recalls a held delegation (CB_RECALL on the back channel) and its DELEGRETURN is
+     * answered, keeping the lease alive meanwhile.
+     *
+     * @param timeoutNs how long
+     * @return true when a delegation was recalled and returned
+     * @throws IOException an NfsError
+     */
+    boolean awaitRecall(long timeoutNs) throws IOException;
+
     /** @return reverse-direction calls answered, by kind ("calls=N cb_null=N cb_sequence=N ..."); "" for v3 */
     String backchannel();
 

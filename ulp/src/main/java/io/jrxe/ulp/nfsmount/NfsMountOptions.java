@@ -19,6 +19,7 @@ public final class NfsMountOptions
     private String version = "3";
     private int port = RpcRdma.NFS_RDMA_PORT;
     private int pmapPort = 111;
+    private InetAddress mountHost;
     private int rsize;
     private int wsize;
     private int outstanding = 4;
@@ -103,6 +104,27 @@ public final class NfsMountOptions
     public int pmapPort()
     {
         return pmapPort;
+    }
+
+    /**
+     * Where MOUNT (v3) is asked, when not the NFS server's address (a server with another address on the network
+     * the host's own stack reaches, or a test).
+     *
+     * @param host the port mapper's and mountd's host
+     * @param pmapPort the port mapper's TCP port
+     * @return this
+     */
+    public NfsMountOptions mountVia(final InetAddress host, final int pmapPort)
+    {
+        this.mountHost = host;
+        this.pmapPort = pmapPort;
+        return this;
+    }
+
+    /** @return where MOUNT is asked: {@link #mountVia}'s host, or the server */
+    public InetAddress mountHost()
+    {
+        return null == mountHost ? server : mountHost;
     }
 
     /**
