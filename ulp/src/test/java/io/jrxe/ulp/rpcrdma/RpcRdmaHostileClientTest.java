@@ -17,6 +17,7 @@ import static io.jrxe.ulp.rpcrdma.RawRdmaPeer.noChunks;
 import static io.jrxe.ulp.rpcrdma.RawRdmaPeer.word;
 import static io.jrxe.ulp.rpcrdma.RpcPair.MS;
 import static io.jrxe.ulp.rpcrdma.RpcPair.SECOND;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -312,5 +313,123 @@ class RpcRdmaHostileClientTest
         assertEquals(RpcRdma.RDMA_MSG, word(big, 3));
         assertEquals(1100, word(big, 7 + 6));
         assertEquals(28 + 24 + 4 + 1100, big.length);
+    }
+
+    @Test
+    void shouldDropAndCountCallsBeyondTheCreditsUntilTheirRepliesAreDelivered()
+    {
+        start(new RpcRdmaServer.Context().credits(2), RawRdmaPeer.rfc8797(4096, false), false);
+        // three calls at once against two credits: none of the replies can have reached us when the third arrives
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(0, raw.send(noChunks(0x700 + i, CALL_CREDITS, RpcRdma.RDMA_MSG)
+                .call(0x700 + i, TestProgram.NULL)));
+        }
+        pair.runFor(50 * MS);
+        assertEquals(2, raw.inbox.size(), "two calls answered, the one over the credits dropped");
+        assertEquals(0x700, word(raw.inbox.poll(), 0));
+        final byte[] second = raw.inbox.poll();
+        assertEquals(0x701, word(second, 0));
+        assertEquals(2, word(second, 2), "2 credits granted");
+        assertEquals(1, counter(RpcRdmaCounter.SVC_CREDIT_OVERRUN));
+
+        // the replies were delivered (their SENDs completed): two more calls are within the credits again
+        for (int i = 3; i < 5; i++)
+        {
+            assertEquals(0, raw.send(noChunks(0x700 + i, CALL_CREDITS, RpcRdma.RDMA_MSG)
+                .call(0x700 + i, TestProgram.NULL)));
+        }
+        pair.runFor(50 * MS);
+        assertEquals(2, raw.inbox.size());
+        assertEquals(0x703, word(raw.inbox.poll(), 0));
+        assertEquals(0x704, word(raw.inbox.poll(), 0));
+        assertEquals(1, counter(RpcRdmaCounter.SVC_CREDIT_OVERRUN));
+        pair.runUntil(() -> 0 == pair.server.busyCalls(), SECOND, "every call context back");
+    }
+
+    @Test
+    void shouldCountACallWithReadChunksAgainstTheCreditsWhileItIsPulledAndAnswered()
+    {
+        // read depth 1: the first WRITE's 16 KiB pull (16 RDMA READ responses) is still running when the other
+        // two calls arrive: that call and the first NULL use the 2 credits, the second NULL is one too many
+        start(new RpcRdmaServer.Context().credits(2), RawRdmaPeer.rfc8797(4096, false), false);
+        final int length = 16 * 1024;
+        for (int i = 0; i < length; i++)
+        {
+            raw.chunk.putByte(i, (byte)(i * 13));
+        }
+        final int xid = 0x800;
+        assertEquals(0, raw.send(new Msg().words(xid, 1, CALL_CREDITS, RpcRdma.RDMA_MSG,
+            1, RpcMessage.CALL_HEADER_AUTH_NONE + 8, raw.chunkMr.rkey(), length).hyper(raw.chunkAddress(0))
+            .words(0, 0, 0).call(xid, TestProgram.WRITE).words(0, length)));
+        assertEquals(0, raw.send(noChunks(xid + 1, CALL_CREDITS, RpcRdma.RDMA_MSG).call(xid + 1, TestProgram.NULL)));
+        assertEquals(0, raw.send(noChunks(xid + 2, CALL_CREDITS, RpcRdma.RDMA_MSG).call(xid + 2, TestProgram.NULL)));
+        pair.runFor(100 * MS);
+        assertEquals(2, raw.inbox.size(), "two answered");
+        final List<Integer> xids = new ArrayList<>();
+        byte[] write = null;
+        while (!raw.inbox.isEmpty())
+        {
+            final byte[] r = raw.inbox.poll();
+            xids.add(word(r, 0));
+            write = xid == word(r, 0) ? r : write;
+        }
+        assertTrue(xids.contains(xid) && xids.contains(xid + 1), "answered: " + xids);
+        assertEquals(1, counter(RpcRdmaCounter.SVC_CREDIT_OVERRUN));
+        assertEquals(length, word(write, 7 + 6), "the WRITE's count");
+        final byte[] sent = new byte[length];
+        final byte[] stored = new byte[length];
+        raw.chunk.getBytes(0, sent);
+        pair.program.file.getBytes(0, stored);
+        assertArrayEquals(sent, stored, "the pulled data written to the file");
+    }
+
+    @Test
+    void shouldNeverCountAWellBehavedClientAsOverrunningItsCredits()
+    {
+        // the client frees a credit when the reply arrives; the server counts the call until the reply's SEND
+        // completes, which the ACK that follows the reply tells it: it must not take the next call for an overrun
+        start(new RpcRdmaServer.Context().credits(3), RawRdmaPeer.rfc8797(4096, false), false);
+        pair.connect();
+        final UnsafeBuffer src = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 4096));
+        final RpcCall[] calls = new RpcCall[60];
+        for (int i = 0; i < calls.length; i++)
+        {
+            calls[i] = new RpcCall();
+            if (i % 3 == 0)
+            {
+                assertEquals(0, pair.client.prepare(calls[i], TestProgram.PROGRAM, 1, TestProgram.WRITE));
+                calls[i].args().putInt(i * 64).putInt(src.capacity());
+                calls[i].payload(src.addressOffset(), src.capacity());
+            }
+            else
+            {
+                assertEquals(0, pair.client.prepare(calls[i], TestProgram.PROGRAM, 1, TestProgram.INCREMENT));
+                calls[i].args().putInt(1);
+            }
+            assertEquals(0, pair.client.submit(calls[i]));
+        }
+        pair.runUntil(() ->
+        {
+            for (final RpcCall c : calls)
+            {
+                if (!c.isDone())
+                {
+                    return false;
+                }
+            }
+            return true;
+        }, 60 * SECOND, "every reply");
+        for (final RpcCall c : calls)
+        {
+            assertEquals(0, c.status(), c.toString());
+            assertEquals(RpcMessage.SUCCESS, c.acceptStat());
+            pair.client.release(c);
+        }
+        assertEquals(3, pair.client.transport().credits());
+        assertEquals(0, counter(RpcRdmaCounter.SVC_CREDIT_OVERRUN), pair.server.counters().describe(true));
+        assertEquals(1, pair.client.transport().counters().get(RpcRdmaCounter.CONNECT_COUNT), "no reconnect");
+        assertTrue(pair.client.transport().counters().get(RpcRdmaCounter.CREDIT_WAITS) > 0);
+        pair.runUntil(() -> 0 == pair.server.busyCalls(), SECOND, "every call context back");
     }
 }
