@@ -132,7 +132,7 @@ class RpcRdmaHostileServerTest
     @Test
     void shouldSanitizeTheCreditsGranted()
     {
-        final int[] grants = {0, 0, 1000, 5};
+        final int[] grants = {0, 0, 1000, 0x8000_0000, 0xFFFF_FFFF, 5};
         start((p, msg, length) -> assertEquals(0, p.send(goodReply(word(msg, 0), grants[messages - 1], 7))));
         final RpcRdmaTransport t = pair.client.transport();
         final int max = t.ctx.maxRequests();
@@ -153,10 +153,20 @@ class RpcRdmaHostileServerTest
         assertEquals(max, t.credits(), "1000 clamped to max_requests");
         assertEquals(3, counter(RpcRdmaCounter.CREDITS_SANITIZED));
 
+        for (final int grant : new int[]{0x8000_0000, 0xFFFF_FFFF})
+        {
+            final RpcCall d = increment(new RpcCall());
+            pair.runUntil(d::isDone, SECOND, "reply granting " + Integer.toUnsignedString(grant));
+            assertEquals(0, d.status());
+            assertEquals(max, t.credits(), Integer.toUnsignedString(grant) + " (an unsigned XDR word) clamped");
+            pair.client.release(d);
+        }
+        assertEquals(5, counter(RpcRdmaCounter.CREDITS_SANITIZED));
+
         final RpcCall e = increment(new RpcCall());
         pair.runUntil(e::isDone, SECOND, "reply E");
         assertEquals(5, t.credits());
-        assertEquals(3, counter(RpcRdmaCounter.CREDITS_SANITIZED), "5 is within the bounds");
+        assertEquals(5, counter(RpcRdmaCounter.CREDITS_SANITIZED), "5 is within the bounds");
         assertEquals(0, counter(RpcRdmaCounter.RPC_TIMEOUTS));
     }
 
