@@ -8,6 +8,8 @@ import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.ulp.sunrpc.DuplicateReplyCache;
 import io.jrxe.ulp.sunrpc.RpcCall;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -104,6 +106,39 @@ class RpcRdmaSeedApiTest
         assertEquals(3, next.results().getInt());
         pair.client.release(first);
         pair.client.release(next);
+    }
+
+    @Test
+    void sendRequestFailsWithEioForACallNeedingMoreMrsThanTheTransportHas()
+    {
+        final RpcRdmaClient.Context ctx = new RpcRdmaClient.Context();
+        ctx.transport().maxRequests(1);
+        final RpcRdmaTransport t = start(ctx);
+        pair.connect();
+        // a WRITE whose payload needs a Read chunk of one MR per MiB: more than the whole pool holds
+        final int length = (t.mrPoolSize() + 1) * t.frwr.maxSegmentBytes();
+        final UnsafeBuffer src = new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 4096));
+        final RpcCall call = new RpcCall();
+        assertEquals(0, pair.client.prepare(call, TestProgram.PROGRAM, 1, TestProgram.WRITE));
+        call.args().putInt(0).putInt(length);
+        call.payload(src.addressOffset(), length);
+        assertEquals(-Errno.EIO, t.sendRequest(call), "never sendable: a permanent error, not -ENOBUFS");
+        assertEquals(1, t.counters().get(RpcRdmaCounter.FAILED_MARSHAL_COUNT));
+        assertEquals(t.mrPoolSize(), t.freeMrs(), "nothing stays registered");
+        assertEquals(0, t.counters().get(RpcRdmaCounter.CREDIT_WAITS));
+        // through the client: the call fails at once instead of waiting in the queue for MRs that never come
+        pair.client.release(call);
+        assertEquals(0, pair.client.prepare(call, TestProgram.PROGRAM, 1, TestProgram.WRITE));
+        call.args().putInt(0).putInt(length);
+        call.payload(src.addressOffset(), length);
+        assertEquals(-Errno.EIO, pair.client.submit(call));
+        assertTrue(call.isDone());
+        pair.client.release(call);
+        final RpcCall ok = prepare(new RpcCall(), 5);
+        assertEquals(0, pair.client.submit(ok));
+        pair.runUntil(ok::isDone, 10 * SECOND, "a normal call on the same slot");
+        assertEquals(0, ok.status());
+        pair.client.release(ok);
     }
 
     @Test
