@@ -169,6 +169,12 @@ class RpcRdmaHostileClientTest
             // a Read position that is not XDR-aligned
             new Msg().words(0x10A, 1, CALL_CREDITS, RpcRdma.RDMA_MSG, 1, 42, rkey, 64).hyper(at).words(0, 0, 0)
                 .call(0x10A, TestProgram.NULL),
+            // a Read chunk of 2 GiB, more than any call the server takes
+            new Msg().words(0x10B, 1, CALL_CREDITS, RpcRdma.RDMA_MSG, 1, 48, rkey, Integer.MAX_VALUE).hyper(at)
+                .words(0, 0, 0).call(0x10B, TestProgram.WRITE).words(0, 64),
+            // a Read chunk positioned past the end of the inline call
+            new Msg().words(0x10C, 1, CALL_CREDITS, RpcRdma.RDMA_MSG, 1, 4096, rkey, 64).hyper(at)
+                .words(0, 0, 0).call(0x10C, TestProgram.WRITE).words(0, 64),
         };
         for (final Msg m : bad)
         {
@@ -177,6 +183,7 @@ class RpcRdmaHostileClientTest
             assertErrChunk(raw.awaitMessage("ERR_CHUNK for " + Integer.toHexString(xid)), xid);
         }
         assertEquals(bad.length, counter(RpcRdmaCounter.SVC_ERR_CHUNK_SENT));
+        assertEquals(0, counter(RpcRdmaCounter.SVC_READ), "no RDMA READ issued");
         assertEquals(0, pair.program.executions);
         final UnsafeBuffer untouched = new UnsafeBuffer(BufferUtil.allocateDirectAligned(RawRdmaPeer.CHUNK_BYTES, 64));
         assertEquals(0, untouched.compareTo(raw.chunk), "no chunk was read or written");
@@ -202,7 +209,7 @@ class RpcRdmaHostileClientTest
     }
 
     @Test
-    void shouldRefuseAWriteChunkSmallerThanThePayloadAndWriteNothingPastAChunk()
+    void shouldRefuseChunksSmallerThanWhatTheyMustHoldAndWriteNothingPastAChunk()
     {
         start();
         raw.chunk.setMemory(0, RawRdmaPeer.CHUNK_BYTES, (byte)0x5A);
@@ -236,7 +243,16 @@ class RpcRdmaHostileClientTest
                 assertEquals((byte)0x5A, raw.chunk.getByte(i), "byte " + i + " outside the payload written");
             }
         }
-        assertEquals(1, counter(RpcRdmaCounter.SVC_ERR_CHUNK_SENT));
+        // a READ of 5000 bytes whose reply fits neither inline (4096) nor the 100-byte Reply chunk offered
+        raw.chunk.setMemory(0, RawRdmaPeer.CHUNK_BYTES, (byte)0x5A);
+        assertEquals(0, raw.send(new Msg().words(0x302, 1, CALL_CREDITS, RpcRdma.RDMA_MSG, 0, 0, 1, 1, rkey, 100)
+            .hyper(raw.chunkAddress(0)).call(0x302, TestProgram.READ).words(0, 5000)));
+        assertErrChunk(raw.awaitMessage("ERR_CHUNK for a short Reply chunk"), 0x302);
+        for (int i = 0; i < RawRdmaPeer.CHUNK_BYTES; i++)
+        {
+            assertEquals((byte)0x5A, raw.chunk.getByte(i), "byte " + i + " of the client's memory written");
+        }
+        assertEquals(2, counter(RpcRdmaCounter.SVC_ERR_CHUNK_SENT));
         assertServerHealthy();
     }
 

@@ -208,6 +208,33 @@ class RpcRdmaHostileServerTest
     }
 
     @Test
+    void shouldFailACallWhoseReplyClaimsMoreThanItsWriteChunkHeld()
+    {
+        start((p, msg, length) ->
+        {
+            // the call's Write chunk: xid 1 credits RDMA_MSG | 0 | 1 1 handle length offset | 0 | 0
+            final int xid = word(msg, 0);
+            assertEquals(1, word(msg, 5));
+            final int handle = word(msg, 7);
+            final int offered = word(msg, 8);
+            assertEquals(0, p.send(new Msg().words(xid, 1, 16, RpcRdma.RDMA_MSG, 0, 1, 1, handle, offered + 4096,
+                word(msg, 9), word(msg, 10), 0, 0).reply(xid).words(offered + 4096)));
+        });
+        final UnsafeBuffer dst = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 4096));
+        final RpcCall call = new RpcCall();
+        assertEquals(0, pair.client.prepare(call, TestProgram.PROGRAM, 1, TestProgram.READ));
+        call.args().putInt(0).putInt(dst.capacity());
+        call.readPayloadTo(dst.addressOffset(), dst.capacity()).replyLimit(256);
+        assertEquals(0, pair.client.submit(call));
+        pair.runUntil(call::isDone, SECOND, "the call's end");
+        assertEquals(-Errno.EIO, call.status(), "a Write chunk longer than its registration is not believed");
+        assertEquals(1, counter(RpcRdmaCounter.BAD_REPLY_COUNT));
+        assertEquals(0, counter(RpcRdmaCounter.RPC_TIMEOUTS));
+        pair.client.release(call);
+        assertAllMrsBack();
+    }
+
+    @Test
     void shouldFailACallWithEioOnRdmaError()
     {
         start((p, msg, length) ->
