@@ -43,8 +43,8 @@ import java.nio.ByteOrder;
  * <pre>
  *   receive  -&gt; header checks (RFC 8166 §5): version     -&gt; RDMA_ERROR ERR_VERS
  *                                            malformed   -&gt; RDMA_ERROR ERR_CHUNK (too short for an xid: dropped)
- *            -&gt; more calls than credits granted           -&gt; dropped, counted (the client broke RFC 8166 §3.3.1):
- *               a call holds its credit until its reply's SEND completes (the client has the reply)
+ *            -&gt; more calls than credits granted           -&gt; dropped, counted (the client broke RFC 8166 §3.3.1;
+ *               a call holds its credit until its reply's SEND completes: then the client has the reply)
  *            -&gt; an RPC REPLY on RDMA_MSG                  -&gt; the answer to one of our reverse calls
  *            -&gt; Read chunks: RDMA READs into a pull buffer, the call reassembled at the chunks' positions
  *   dispatch -&gt; reply: payload to Write chunk 0 (RDMA WRITE), the rest inline if it fits the client's receive
