@@ -56,7 +56,8 @@ final class RpcRdmaMarshal
     }
 
     /**
-     * @return 0, -ENOBUFS (no MR or buffer now) or -EIO (cannot be marshalled at all)
+     * @return 0, -ENOBUFS (no MR or buffer now) or -EIO (cannot be marshalled at all: it does not fit its buffers
+     *         or needs more MRs than one call may have or the pool holds)
      */
     int marshal(final RpcRdmaReq req, final RpcCall call)
     {
@@ -106,6 +107,16 @@ final class RpcRdmaMarshal
             }
         }
         if (fixed + readBytes > req.rdmaBuf.size())
+        {
+            return -Errno.EIO;
+        }
+        // the MRs the chunks need, against what this transport can ever give one call: a call needing more is
+        // never sendable (-EIO), where -ENOBUFS would have the caller wait for MRs that never come
+        final int mrs = (READCH == rtype ? segmentsFor(call.payloadLength()) : 0) +
+            (AREADCH == rtype ? segmentsFor(whole) : 0) +
+            (WRITECH == wtype ? segmentsFor(call.readPayloadLength()) : 0) +
+            (REPLYCH == wtype ? segmentsFor(replyMax) : 0);
+        if (mrs > Math.min(RpcRdmaReq.MAX_MRS, t.frwr.size()))
         {
             return -Errno.EIO;
         }

@@ -106,14 +106,18 @@ final class RpcRdmaReplyHandler
 
     private void sanitizeCredits(final int granted)
     {
-        int credits = granted;
-        if (credits <= 0 || credits > t.ctx.maxRequests())
+        // rdma_credit is an unsigned XDR word: 2^31 and more are many credits, not a negative number
+        final long credits = granted & 0xFFFF_FFFFL;
+        if (0 == credits || credits > t.ctx.maxRequests())
         {
             // "don't deadlock": 0 becomes 1; more than asked is clamped (rpcrdma_reply_handler)
-            credits = credits <= 0 ? 1 : t.ctx.maxRequests();
+            t.credits = 0 == credits ? 1 : t.ctx.maxRequests();
             t.counters.increment(RpcRdmaCounter.CREDITS_SANITIZED);
         }
-        t.credits = credits;
+        else
+        {
+            t.credits = (int)credits;
+        }
     }
 
     /** Where the RPC reply is: after the header (RDMA_MSG) or in the Reply chunk (RDMA_NOMSG). */

@@ -43,7 +43,8 @@ import java.nio.ByteOrder;
  * <pre>
  *   receive  -&gt; header checks (RFC 8166 §5): version     -&gt; RDMA_ERROR ERR_VERS
  *                                            malformed   -&gt; RDMA_ERROR ERR_CHUNK (too short for an xid: dropped)
- *            -&gt; more calls than credits granted           -&gt; dropped, counted (the client broke RFC 8166 §3.3.1)
+ *            -&gt; more calls than credits granted           -&gt; dropped, counted (the client broke RFC 8166 §3.3.1;
+ *               a call holds its credit until its reply's SEND completes: then the client has the reply)
  *            -&gt; an RPC REPLY on RDMA_MSG                  -&gt; the answer to one of our reverse calls
  *            -&gt; Read chunks: RDMA READs into a pull buffer, the call reassembled at the chunks' positions
  *   dispatch -&gt; reply: payload to Write chunk 0 (RDMA WRITE), the rest inline if it fits the client's receive
@@ -218,6 +219,7 @@ public final class RpcRdmaServer implements AutoCloseable
     private final RpcDispatcher dispatcher;
     private final RpcRdmaCounters counters = new RpcRdmaCounters();
     private final WorkCompletion[] wcs = new WorkCompletion[POLL_BATCH];
+    private final WorkCompletion[] reapWcs = new WorkCompletion[POLL_BATCH];
     private final SvcRdmaConnection[] conns;
     private final SvcRdmaCall[] calls;
     private final int[] freeCalls;
@@ -250,6 +252,7 @@ public final class RpcRdmaServer implements AutoCloseable
         for (int i = 0; i < wcs.length; i++)
         {
             wcs[i] = new WorkCompletion();
+            reapWcs[i] = new WorkCompletion();
         }
         pd = device.allocPd();
         final int maxCqe = device.queryDevice().maxCqe();
@@ -415,6 +418,28 @@ public final class RpcRdmaServer implements AutoCloseable
             onSendQueue(wcs[i]);
         }
         return Math.max(0, n);
+    }
+
+    /**
+     * Reap the send queue's completions from within a receive, before a call is taken for a credit overrun: the
+     * client frees a credit when a reply arrives, and the ACK that completes the reply's SEND reaches us before its
+     * next call does, but that completion may still wait in the send CQ behind the receive just polled.
+     *
+     * @return completions handled
+     */
+    private int reapSends()
+    {
+        int total = 0;
+        int n;
+        while ((n = sendCq.poll(reapWcs, POLL_BATCH)) > 0)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                onSendQueue(reapWcs[i]);
+            }
+            total += n;
+        }
+        return total;
     }
 
     // ---- connections ------------------------------------------------------------------------------------
@@ -670,9 +695,17 @@ public final class RpcRdmaServer implements AutoCloseable
         }
         if (c.outstanding >= ctx.credits)
         {
-            counters.increment(RpcRdmaCounter.SVC_CREDIT_OVERRUN);
-            c.post(index);
-            return true;
+            reapSends();
+            if (SvcRdmaConnection.ESTABLISHED != c.state)
+            {
+                return true; // a completion just reaped broke the connection: it drains, nothing is reposted
+            }
+            if (c.outstanding >= ctx.credits)
+            {
+                counters.increment(RpcRdmaCounter.SVC_CREDIT_OVERRUN);
+                c.post(index);
+                return true;
+            }
         }
         final boolean needsLarge = lists.readCount() > 0;
         final boolean replyLarge = lists.writeChunkCount() > 0 || lists.hasReplyChunk();
@@ -692,7 +725,8 @@ public final class RpcRdmaServer implements AutoCloseable
         call.lists.copyFrom(lists);
         call.replyLarge = replyLarge;
         call.reply = replyLarge ? large[freeLarge[--freeLargeCount]] : small[freeSmall[--freeSmallCount]];
-        c.outstanding++;
+        c.outstanding++; // until releaseCall: the reply's SEND completed, or the call ended without one
+        call.counted = true;
         if (needsLarge)
         {
             call.pull = large[freeLarge[--freeLargeCount]];
@@ -799,7 +833,6 @@ public final class RpcRdmaServer implements AutoCloseable
         final SvcRdmaConnection c = call.conn;
         final int index = call.recvIndex;
         final int xid = call.xid;
-        c.outstanding--;
         call.recvIndex = -1;
         releaseCall(call);
         sendError(c, index, xid, RpcRdma.ERR_CHUNK);
@@ -822,7 +855,6 @@ public final class RpcRdmaServer implements AutoCloseable
             freeLarge[freeLargeCount++] = indexOf(large, call.pull);
             call.pull = null;
         }
-        c.outstanding--;
         if (replyLength < 0)
         {
             counters.increment(RpcRdmaCounter.SVC_DROP_MALFORMED);
@@ -916,10 +948,6 @@ public final class RpcRdmaServer implements AutoCloseable
             {
                 if (call.readFailed || null == c || SvcRdmaConnection.ESTABLISHED != c.state)
                 {
-                    if (null != c)
-                    {
-                        c.outstanding--;
-                    }
                     releaseCall(call);
                 }
                 else
@@ -937,6 +965,10 @@ public final class RpcRdmaServer implements AutoCloseable
 
     void releaseCall(final SvcRdmaCall call)
     {
+        if (call.counted && null != call.conn)
+        {
+            call.conn.outstanding--;
+        }
         if (call.recvIndex >= 0 && null != call.conn)
         {
             call.conn.post(call.recvIndex);

@@ -46,6 +46,8 @@ final class SvcRdmaCall
     boolean replyLarge;
     int writesPosted;
     int wrCount;
+    /** Holds one of its connection's credits (RFC 8166 §3.3.1) until released. */
+    boolean counted;
 
     SvcRdmaCall(final int index, final Regbuf hdr)
     {
@@ -76,5 +78,6 @@ final class SvcRdmaCall
         replyLarge = false;
         writesPosted = 0;
         wrCount = 0;
+        counted = false;
     }
 }

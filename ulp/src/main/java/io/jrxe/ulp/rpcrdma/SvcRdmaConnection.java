@@ -38,7 +38,10 @@ public final class SvcRdmaConnection
     int state = ACCEPTED;
     int postedCount;
     int sqOutstanding;
-    /** Calls received and not yet answered (checked against the credits granted). */
+    /**
+     * Calls received whose replies the client may not have yet (RFC 8166 §3.3.1), checked against the credits
+     * granted: from the receive until the reply's SEND completes (or the call ends without a reply).
+     */
     int outstanding;
     long drainDeadlineNs;
 

@@ -14,7 +14,10 @@ import org.agrona.concurrent.IdleStrategy;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * An RPC-over-RDMA client on node A and server on node B, on the emulated wire, everything stepped on the test
@@ -35,6 +38,7 @@ public final class RpcPair implements AutoCloseable
     final RpcDispatcher dispatcher;
     final RpcRdmaServer server;
     final RpcRdmaClient client;
+    private final List<IntSupplier> extras = new ArrayList<>();
 
     RpcPair()
     {
@@ -91,7 +95,7 @@ public final class RpcPair implements AutoCloseable
         @Override
         public void idle(final int workCount)
         {
-            if (0 == nodes.step() + cmA.doWork() + cmB.doWork() + server.doWork() && 0 == workCount)
+            if (0 == nodes.step() + cmA.doWork() + cmB.doWork() + server.doWork() + extras() && 0 == workCount)
             {
                 clock.advance(64_000);
             }
@@ -122,9 +126,29 @@ public final class RpcPair implements AutoCloseable
         }
     }
 
+    /**
+     * Have every step also run {@code worker} (a second server, a hand-driven peer), on the test thread.
+     *
+     * @param worker its duty cycle, returning work done
+     */
+    void also(final IntSupplier worker)
+    {
+        extras.add(worker);
+    }
+
+    private int extras()
+    {
+        int work = 0;
+        for (int i = 0; i < extras.size(); i++)
+        {
+            work += extras.get(i).getAsInt();
+        }
+        return work;
+    }
+
     int step()
     {
-        return nodes.step() + cmA.doWork() + cmB.doWork() + client.progress() + server.doWork();
+        return nodes.step() + cmA.doWork() + cmB.doWork() + client.progress() + server.doWork() + extras();
     }
 
     public void runUntil(final BooleanSupplier condition, final long timeoutNs, final String what)
