@@ -73,7 +73,6 @@ final class RpcRdmaReplyHandler
             reverseCall(rep, hdrLen, length);
             return;
         }
-        sanitizeCredits(header.credit());
         final int xid = header.xid();
         final int index = xid & ((1 << RpcRdmaTransport.XID_INDEX_BITS) - 1);
         final RpcRdmaReq req = index < t.reqs.length ? t.reqs[index] : null;
@@ -85,6 +84,8 @@ final class RpcRdmaReplyHandler
             t.putRep(rep);
             return;
         }
+        // the grant counts only from a reply matched to a call (rpcrdma_reply_handler looks the xid up first)
+        sanitizeCredits(header.credit());
         if (RpcRdma.RDMA_ERROR == header.proc())
         {
             t.counters.increment(RpcRdma.ERR_VERS == header.errCode() ?
