@@ -5,6 +5,7 @@ import io.jrxe.rxe.node.NodePairContext;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import io.jrxe.ulp.rpcrdma.RpcRdmaClient;
 import io.jrxe.ulp.rpcrdma.RpcRdmaServer;
+import io.jrxe.ulp.rpcrdma.RpcRdmaServerContext;
 import io.jrxe.ulp.sunrpc.RpcCall;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
 import org.agrona.BufferUtil;
@@ -67,7 +68,7 @@ public final class RpcBench implements AutoCloseable
         cmB = RdmaCm.open(pair.b(), new RdmaCm.Context().callerDrives(true));
         pair.resolve(1_000_000_000L);
         server = RpcRdmaServer.start(cmB, new RpcDispatcher(null).register(new BenchProgram(maxPayload)),
-            new RpcRdmaServer.Context().bind(new InetSocketAddress(20049)).credits(credits)
+            new RpcRdmaServerContext().bind(new InetSocketAddress(20049)).credits(credits)
                 .calls(Math.max(window, 16) + 16).largeBuffers(Math.max(window, 2) + 2).maxPayload(maxPayload));
         final RpcRdmaClient.Context ctx = new RpcRdmaClient.Context().idle(new Driver());
         ctx.transport().server(new InetSocketAddress(ipB(), 20049)).maxRequests(credits)

@@ -16,6 +16,8 @@ public final class Regbuf
 {
     private final UnsafeBuffer buffer;
     private final MemoryRegion mr;
+    /** Its index in the server's pool it belongs to (-1: none), so giving it back is not a search. */
+    int poolIndex = -1;
 
     Regbuf(final UnsafeBuffer buffer, final MemoryRegion mr)
     {

@@ -27,14 +27,14 @@ public final class RpcRdmaClient implements RpcClient, RpcRdmaTransport.Listener
     /** Client settings. */
     public static final class Context
     {
-        private final RpcRdmaTransport.Context transport = new RpcRdmaTransport.Context();
+        private final RpcRdmaTransportContext transport = new RpcRdmaTransportContext();
         private RpcAuth auth = RpcAuth.none();
         private long timeoutNs = 60_000_000_000L;
         private int retries = 2;
         private IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
 
         /** @return the transport's settings (server, inline sizes, credits, clock...) */
-        public RpcRdmaTransport.Context transport()
+        public RpcRdmaTransportContext transport()
         {
             return transport;
         }

@@ -56,194 +56,44 @@ import java.nio.ByteOrder;
  */
 public final class RpcRdmaServer implements AutoCloseable
 {
-    /** Server settings, with svcrdma's defaults. */
-    public static final class Context
-    {
-        private InetSocketAddress bind = new InetSocketAddress(RpcRdma.NFS_RDMA_PORT);
-        private int credits = 64;
-        private int bcCredits = 2;
-        private int inline = RpcRdma.DEFAULT_INLINE;
-        private int maxPayload = 1024 * 1024;
-        private int largeBuffers = 16;
-        private int calls = 128;
-        private int maxConnections = 64;
-        private boolean sendWithInvalidate = true;
-        private long drainTimeoutNs = 2_000_000_000L;
-        private NanoClock clock = System::nanoTime;
-
-        /**
-         * @param bind the address and port to listen on (the wildcard address: every address of the node)
-         * @return this
-         */
-        public Context bind(final InetSocketAddress bind)
-        {
-            this.bind = bind;
-            return this;
-        }
-
-        /**
-         * @param credits credits granted to each client (svcrdma_max_requests: 64)
-         * @return this
-         */
-        public Context credits(final int credits)
-        {
-            this.credits = check(credits, 1, 1024, "credits");
-            return this;
-        }
-
-        /**
-         * @param credits reverse-direction calls outstanding per client (svcrdma's backchannel: 2)
-         * @return this
-         */
-        public Context bcCredits(final int credits)
-        {
-            this.bcCredits = check(credits, 0, 64, "backchannel credits");
-            return this;
-        }
-
-        /**
-         * @param bytes inline threshold offered both ways (svcrdma: 4096)
-         * @return this
-         */
-        public Context inline(final int bytes)
-        {
-            this.inline = check(bytes, RpcRdma.MIN_INLINE, RpcRdma.MAX_INLINE, "inline threshold");
-            return this;
-        }
-
-        /**
-         * @param bytes the largest payload a call moves in chunks (rsize/wsize), sizing the large buffers
-         * @return this
-         */
-        public Context maxPayload(final int bytes)
-        {
-            this.maxPayload = check(bytes, 4096, 64 << 20, "max payload");
-            return this;
-        }
-
-        /**
-         * @param count large buffers (pulled calls, replies with a payload or a Reply chunk)
-         * @return this
-         */
-        public Context largeBuffers(final int count)
-        {
-            this.largeBuffers = check(count, 1, 4096, "large buffers");
-            return this;
-        }
-
-        /**
-         * @param count calls served at once, over all connections
-         * @return this
-         */
-        public Context calls(final int count)
-        {
-            this.calls = check(count, 1, 65536, "calls");
-            return this;
-        }
-
-        /**
-         * @param count connections at once
-         * @return this
-         */
-        public Context maxConnections(final int count)
-        {
-            this.maxConnections = check(count, 1, 4096, "connections");
-            return this;
-        }
-
-        /**
-         * @param use invalidate the client's MR with Send With Invalidate when it offers that (RFC 8797)
-         * @return this
-         */
-        public Context sendWithInvalidate(final boolean use)
-        {
-            this.sendWithInvalidate = use;
-            return this;
-        }
-
-        /**
-         * @param clock the clock (injected for tests)
-         * @return this
-         */
-        public Context clock(final NanoClock clock)
-        {
-            this.clock = clock;
-            return this;
-        }
-
-        /** @return credits granted to each client */
-        public int credits()
-        {
-            return credits;
-        }
-
-        /** @return whether Send With Invalidate is used */
-        public boolean sendWithInvalidate()
-        {
-            return sendWithInvalidate;
-        }
-
-        /** @return reverse-direction calls outstanding per client */
-        public int bcCredits()
-        {
-            return bcCredits;
-        }
-
-        private static int check(final int value, final int min, final int max, final String what)
-        {
-            if (value < min || value > max)
-            {
-                throw new IllegalArgumentException(what + " must be " + min + ".." + max + ", not " + value);
-            }
-            return value;
-        }
-    }
-
     static final long WR_RECV = 1;
     static final long WR_SEND = 2;
     static final long WR_READ = 3;
     static final long WR_WRITE = 4;
     static final long WR_BC = 5;
-    private static final int SUCCESS = WcStatus.SUCCESS.code();
+    static final int SUCCESS = WcStatus.SUCCESS.code();
     private static final int POLL_BATCH = 16;
     private static final int HEADER_BUFFER = 4096;
 
-    private final Context ctx;
+    final RpcRdmaServerContext ctx;
     private final RdmaCm cm;
-    private final RxeDevice device;
+    final RxeDevice device;
     private final ProtectionDomain pd;
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
     private final EventChannel events;
     private final CmId listener;
-    private final RpcDispatcher dispatcher;
-    private final RpcRdmaCounters counters = new RpcRdmaCounters();
+    final RpcDispatcher dispatcher;
+    final RpcRdmaCounters counters = new RpcRdmaCounters();
     private final WorkCompletion[] wcs = new WorkCompletion[POLL_BATCH];
     private final WorkCompletion[] reapWcs = new WorkCompletion[POLL_BATCH];
-    private final SvcRdmaConnection[] conns;
-    private final SvcRdmaCall[] calls;
-    private final int[] freeCalls;
-    private int freeCallCount;
-    private final Regbuf[] small;
-    private final int[] freeSmall;
-    private int freeSmallCount;
-    private final Regbuf[] large;
-    private final int[] freeLarge;
-    private int freeLargeCount;
+    final SvcRdmaConnection[] conns;
+    final SvcRdmaPools pools;
     private final int[] deferredSlot;
     private final int[] deferredRecv;
     private final int[] deferredLength;
     private int deferredHead;
     private int deferredCount;
-    private final RpcRdmaHeader header = new RpcRdmaHeader();
-    private final XdrDecoder decoder = new XdrDecoder();
+    final RpcRdmaHeader header = new RpcRdmaHeader();
+    final XdrDecoder decoder = new XdrDecoder();
     private final XdrEncoder encoder = new XdrEncoder();
     private final RpcServerCall serverCall = new RpcServerCall();
-    private final ReverseCalls reverse;
+    final ReverseCalls reverse;
     private final SvcRdmaSendTo sendTo;
+    private final SvcRdmaRecvFrom recvFrom;
     private boolean closed;
 
-    private RpcRdmaServer(final RdmaCm cm, final RpcDispatcher dispatcher, final Context ctx)
+    private RpcRdmaServer(final RdmaCm cm, final RpcDispatcher dispatcher, final RpcRdmaServerContext ctx)
     {
         this.ctx = ctx;
         this.cm = cm;
@@ -256,38 +106,23 @@ public final class RpcRdmaServer implements AutoCloseable
         }
         pd = device.allocPd();
         final int maxCqe = device.queryDevice().maxCqe();
-        sendCq = device.createCq(new CqInitAttr().cqe(Math.min(maxCqe, ctx.calls * 8 + 64)));
+        sendCq = device.createCq(new CqInitAttr().cqe(Math.min(maxCqe, ctx.calls() * 8 + 64)));
         recvCq = device.createCq(new CqInitAttr().cqe(Math.min(maxCqe,
-            ctx.maxConnections * (ctx.credits + ctx.bcCredits) + 16)));
+            ctx.maxConnections() * (ctx.credits() + ctx.bcCredits()) + 16)));
         events = cm.createEventChannel();
-        conns = new SvcRdmaConnection[ctx.maxConnections];
-        calls = new SvcRdmaCall[ctx.calls];
-        freeCalls = new int[ctx.calls];
-        small = new Regbuf[ctx.calls];
-        freeSmall = new int[ctx.calls];
-        for (int i = ctx.calls - 1; i >= 0; i--)
-        {
-            calls[i] = new SvcRdmaCall(i, regbuf(HEADER_BUFFER));
-            freeCalls[freeCallCount++] = i;
-            small[i] = regbuf(ctx.inline);
-            freeSmall[freeSmallCount++] = i;
-        }
-        large = new Regbuf[ctx.largeBuffers];
-        freeLarge = new int[ctx.largeBuffers];
-        for (int i = ctx.largeBuffers - 1; i >= 0; i--)
-        {
-            large[i] = regbuf(ctx.maxPayload + 2 * ctx.inline + 64 * 1024);
-            freeLarge[freeLargeCount++] = i;
-        }
-        final int deferred = ctx.maxConnections * (ctx.credits + ctx.bcCredits);
+        conns = new SvcRdmaConnection[ctx.maxConnections()];
+        pools = new SvcRdmaPools(this::regbuf, ctx.calls(), ctx.inline(), ctx.largeBuffers(),
+            ctx.maxPayload() + 2 * ctx.inline() + 64 * 1024, HEADER_BUFFER);
+        final int deferred = ctx.maxConnections() * (ctx.credits() + ctx.bcCredits());
         deferredSlot = new int[deferred];
         deferredRecv = new int[deferred];
         deferredLength = new int[deferred];
         reverse = new ReverseCalls(this);
         sendTo = new SvcRdmaSendTo(this);
+        recvFrom = new SvcRdmaRecvFrom(this);
         listener = cm.createId(events, this, PortSpace.TCP);
-        listener.bindAddr(ctx.bind);
-        listener.listen(ctx.maxConnections);
+        listener.bindAddr(ctx.bind());
+        listener.listen(ctx.maxConnections());
     }
 
     /**
@@ -298,7 +133,7 @@ public final class RpcRdmaServer implements AutoCloseable
      * @param ctx settings
      * @return the server, listening
      */
-    public static RpcRdmaServer start(final RdmaCm cm, final RpcDispatcher dispatcher, final Context ctx)
+    public static RpcRdmaServer start(final RdmaCm cm, final RpcDispatcher dispatcher, final RpcRdmaServerContext ctx)
     {
         return new RpcRdmaServer(cm, dispatcher, ctx);
     }
@@ -391,7 +226,7 @@ public final class RpcRdmaServer implements AutoCloseable
         for (final SvcRdmaConnection c : conns)
         {
             if (null != c && SvcRdmaConnection.DRAINING == c.state &&
-                (0 == c.postedCount && 0 == c.sqOutstanding || ctx.clock.nanoTime() - c.drainDeadlineNs >= 0))
+                (0 == c.postedCount && 0 == c.sqOutstanding || ctx.clock().nanoTime() - c.drainDeadlineNs >= 0))
             {
                 finishDrain(c);
                 work++;
@@ -405,7 +240,7 @@ public final class RpcRdmaServer implements AutoCloseable
         final int n = recvCq.poll(wcs, POLL_BATCH);
         for (int i = 0; i < n; i++)
         {
-            onRecv(wcs[i]);
+            recvFrom.onRecv(wcs[i]);
         }
         return Math.max(0, n);
     }
@@ -427,7 +262,7 @@ public final class RpcRdmaServer implements AutoCloseable
      *
      * @return completions handled
      */
-    private int reapSends()
+    int reapSends()
     {
         int total = 0;
         int n;
@@ -518,21 +353,21 @@ public final class RpcRdmaServer implements AutoCloseable
         // that many RDMA READs of Read chunks may be outstanding
         final int readDepth = Math.max(1, Math.min(null == param ? 1 : param.initiatorDepth(),
             device.queryDevice().maxQpInitRdAtom()));
-        final int recvCount = ctx.credits + ctx.bcCredits;
+        final int recvCount = ctx.credits() + ctx.bcCredits();
         final Regbuf[] recv = new Regbuf[recvCount];
         QueuePair qp = null;
         try
         {
             final QpInitAttr init = new QpInitAttr().sendCq(sendCq).recvCq(recvCq);
-            init.cap().maxSendWr(Math.min(device.queryDevice().maxQpWr(), ctx.credits * 8 + 64))
+            init.cap().maxSendWr(Math.min(device.queryDevice().maxQpWr(), ctx.credits() * 8 + 64))
                 .maxRecvWr(recvCount).maxSendSge(3).maxRecvSge(1);
             qp = id.createQp(pd, init);
             for (int i = 0; i < recvCount; i++)
             {
-                recv[i] = regbuf(ctx.inline);
+                recv[i] = regbuf(ctx.inline());
             }
             final SvcRdmaConnection c = new SvcRdmaConnection(slot, id, qp, id.remoteAddress(),
-                Math.min(ctx.inline, clientRecv), Math.min(ctx.inline, clientSend), invalidate, readDepth, recv);
+                Math.min(ctx.inline(), clientRecv), Math.min(ctx.inline(), clientSend), invalidate, readDepth, recv);
             for (int i = 0; i < recvCount; i++)
             {
                 c.post(i);
@@ -540,7 +375,7 @@ public final class RpcRdmaServer implements AutoCloseable
             conns[slot] = c;
             final UnsafeBuffer rep = new UnsafeBuffer(new byte[ConnectPrivate.LENGTH]);
             // svcrdma's REP: version 1, no flags, both thresholds its own
-            ConnectPrivate.encode(rep, 0, false, ctx.inline, ctx.inline);
+            ConnectPrivate.encode(rep, 0, false, ctx.inline(), ctx.inline());
             id.accept(new ConnParam().responderResources(0).initiatorDepth(readDepth)
                 .retryCount(7).rnrRetryCount(0).privateData(rep.byteArray()));
             counters.increment(RpcRdmaCounter.SVC_ACCEPTS);
@@ -572,7 +407,7 @@ public final class RpcRdmaServer implements AutoCloseable
         }
     }
 
-    private void startDrain(final SvcRdmaConnection c)
+    void startDrain(final SvcRdmaConnection c)
     {
         if (SvcRdmaConnection.DRAINING <= c.state)
         {
@@ -587,14 +422,14 @@ public final class RpcRdmaServer implements AutoCloseable
             // never established: destroying the id ends it
         }
         c.state = SvcRdmaConnection.DRAINING;
-        c.drainDeadlineNs = ctx.clock.nanoTime() + ctx.drainTimeoutNs;
+        c.drainDeadlineNs = ctx.clock().nanoTime() + ctx.drainTimeoutNs();
     }
 
     private void finishDrain(final SvcRdmaConnection c)
     {
         c.state = SvcRdmaConnection.CLOSED;
         conns[c.slot] = null;
-        for (final SvcRdmaCall call : calls)
+        for (final SvcRdmaCall call : pools.calls)
         {
             if (SvcRdmaCall.FREE != call.state && call.conn == c)
             {
@@ -619,227 +454,8 @@ public final class RpcRdmaServer implements AutoCloseable
 
     // ---- receive ----------------------------------------------------------------------------------------
 
-    private void onRecv(final WorkCompletion wc)
-    {
-        final long id = wc.wrId();
-        final int slot = (int)(id >>> 24) & 0xFFFF;
-        final int index = (int)id & 0xFF_FFFF;
-        final SvcRdmaConnection c = conns[slot];
-        if (null == c)
-        {
-            return;
-        }
-        c.posted[index] = false;
-        c.postedCount--;
-        if (SUCCESS != wc.status())
-        {
-            startDrain(c);
-            return;
-        }
-        counters.increment(RpcRdmaCounter.SVC_RECV);
-        if (SvcRdmaConnection.ESTABLISHED != c.state && SvcRdmaConnection.ACCEPTED != c.state)
-        {
-            return;
-        }
-        if (SvcRdmaConnection.ACCEPTED == c.state)
-        {
-            c.state = SvcRdmaConnection.ESTABLISHED; // a message before the RTU's event: the RTU came (IBA 12.9.8)
-        }
-        if (!receive(c, index, wc.byteLen()))
-        {
-            defer(slot, index, wc.byteLen());
-        }
-    }
-
-    /**
-     * Handle one received message.
-     *
-     * @return false when no call context or buffer is free: the message waits, its receive buffer held
-     */
-    private boolean receive(final SvcRdmaConnection c, final int index, final int length)
-    {
-        final UnsafeBuffer buf = c.recv[index].buffer();
-        final int verdict = header.decode(decoder.wrap(buf, 0, length));
-        if (RpcRdmaHeader.DROP == verdict)
-        {
-            counters.increment(RpcRdmaCounter.SVC_DROP_MALFORMED);
-            c.post(index);
-            return true;
-        }
-        if (RpcRdmaHeader.OK != verdict)
-        {
-            return sendError(c, index, header.xid(), RpcRdmaHeader.BAD_VERSION == verdict ?
-                RpcRdma.ERR_VERS : RpcRdma.ERR_CHUNK);
-        }
-        final int hdrLen = header.length();
-        final int proc = header.proc();
-        if (RpcRdma.RDMA_ERROR == proc)
-        {
-            counters.increment(RpcRdmaCounter.SVC_DROP_MALFORMED); // a requester never sends RDMA_ERROR
-            c.post(index);
-            return true;
-        }
-        if (RpcRdma.RDMA_MSG == proc && length - hdrLen >= 8 &&
-            RpcMessage.REPLY == buf.getInt(hdrLen + 4, ByteOrder.BIG_ENDIAN))
-        {
-            counters.increment(RpcRdmaCounter.SVC_BC_REPLIES);
-            reverse.onReply(c, buf, hdrLen, length - hdrLen);
-            c.post(index);
-            return true;
-        }
-        final ChunkLists lists = header.lists();
-        if (RpcRdma.RDMA_NOMSG == proc && (0 == lists.readCount() || 0 != lists.readPosition(0)) ||
-            lists.readCount() > 0 && lists.readCount() > ChunkLists.MAX_READ_SEGMENTS)
-        {
-            return sendError(c, index, header.xid(), RpcRdma.ERR_CHUNK); // NOMSG needs a position-zero chunk
-        }
-        if (c.outstanding >= ctx.credits)
-        {
-            reapSends();
-            if (SvcRdmaConnection.ESTABLISHED != c.state)
-            {
-                return true; // a completion just reaped broke the connection: it drains, nothing is reposted
-            }
-            if (c.outstanding >= ctx.credits)
-            {
-                counters.increment(RpcRdmaCounter.SVC_CREDIT_OVERRUN);
-                c.post(index);
-                return true;
-            }
-        }
-        final boolean needsLarge = lists.readCount() > 0;
-        final boolean replyLarge = lists.writeChunkCount() > 0 || lists.hasReplyChunk();
-        if (0 == freeCallCount || (needsLarge ? 1 : 0) + (replyLarge ? 1 : 0) > freeLargeCount ||
-            !replyLarge && 0 == freeSmallCount)
-        {
-            counters.increment(RpcRdmaCounter.SVC_RQ_STARVE);
-            return false;
-        }
-        final SvcRdmaCall call = calls[freeCalls[--freeCallCount]];
-        call.conn = c;
-        call.recvIndex = index;
-        call.xid = header.xid();
-        call.proc = proc;
-        call.msgOffset = hdrLen;
-        call.msgLength = length - hdrLen;
-        call.lists.copyFrom(lists);
-        call.replyLarge = replyLarge;
-        call.reply = replyLarge ? large[freeLarge[--freeLargeCount]] : small[freeSmall[--freeSmallCount]];
-        c.outstanding++; // until releaseCall: the reply's SEND completed, or the call ended without one
-        call.counted = true;
-        if (needsLarge)
-        {
-            call.pull = large[freeLarge[--freeLargeCount]];
-            pull(call, buf);
-        }
-        else
-        {
-            serve(call, buf, hdrLen, length - hdrLen);
-        }
-        return true;
-    }
-
-    /**
-     * Pull the Read chunks into the pull buffer, the inline parts of the call copied around them at their XDR
-     * positions (RFC 8166 §3.5.2); a position-zero chunk is the whole call (RDMA_NOMSG, §3.5.3).
-     */
-    private void pull(final SvcRdmaCall call, final UnsafeBuffer inline)
-    {
-        final ChunkLists lists = call.lists;
-        final UnsafeBuffer out = call.pull.buffer();
-        final int capacity = out.capacity();
-        int outPos = 0;
-        int inPos = call.msgOffset;
-        final int inEnd = call.msgOffset + (RpcRdma.RDMA_NOMSG == call.proc ? 0 : call.msgLength);
-        int posted = 0;
-        SendWorkRequest first = null;
-        SendWorkRequest prev = null;
-        for (int s = 0; s < lists.readCount(); )
-        {
-            final int n = lists.readChunkSegments(s);
-            final int position = lists.readPosition(s);
-            final long chunkBytes = sumRead(lists, s, n);
-            final int inlineBefore = position - outPos;
-            if (inlineBefore < 0 || inlineBefore > inEnd - inPos ||
-                (long)position + Xdr.roundUp((int)Math.min(chunkBytes, Integer.MAX_VALUE - 3)) > capacity ||
-                chunkBytes > ctx.maxPayload + ctx.inline)
-            {
-                failPull(call);
-                return;
-            }
-            out.putBytes(outPos, inline, inPos, inlineBefore);
-            inPos += inlineBefore;
-            outPos = position;
-            for (int k = s; k < s + n; k++)
-            {
-                final int len = lists.readLength(k);
-                final SendWorkRequest read = call.reads[posted++];
-                read.wrId(wrId(WR_READ, call.conn.slot, call.index)).next(null)
-                    .remoteAddr(lists.readOffset(k)).rkey(lists.readHandle(k));
-                read.sgl().clear().add(call.pull.address() + outPos, len, call.pull.lkey());
-                outPos += len;
-                if (null == first)
-                {
-                    first = read;
-                }
-                else
-                {
-                    prev.next(read);
-                }
-                prev = read;
-            }
-            final int pad = Xdr.pad((int)chunkBytes);
-            out.setMemory(outPos, pad, (byte)0); // the chunk's XDR roundup is not sent (RFC 8166 §3.4.5)
-            outPos += pad;
-            s += n;
-        }
-        final int rest = inEnd - inPos;
-        if (outPos + rest > capacity)
-        {
-            failPull(call);
-            return;
-        }
-        out.putBytes(outPos, inline, inPos, rest);
-        call.pullLength = outPos + rest;
-        call.conn.post(call.recvIndex); // the inline parts are copied: the receive buffer can go back
-        call.recvIndex = -1;
-        call.state = SvcRdmaCall.PULLING;
-        call.readsPending = posted;
-        call.wrCount = posted;
-        if (0 != call.conn.qp.postSend(first))
-        {
-            call.readsPending = 0;
-            call.wrCount = 0;
-            startDrain(call.conn);
-            releaseCall(call);
-            return;
-        }
-        call.conn.sqOutstanding += posted;
-        counters.add(RpcRdmaCounter.SVC_READ, posted);
-    }
-
-    private static long sumRead(final ChunkLists lists, final int first, final int count)
-    {
-        long total = 0;
-        for (int k = first; k < first + count; k++)
-        {
-            total += lists.readLength(k) & 0xFFFF_FFFFL;
-        }
-        return total;
-    }
-
-    private void failPull(final SvcRdmaCall call)
-    {
-        final SvcRdmaConnection c = call.conn;
-        final int index = call.recvIndex;
-        final int xid = call.xid;
-        call.recvIndex = -1;
-        releaseCall(call);
-        sendError(c, index, xid, RpcRdma.ERR_CHUNK);
-    }
-
     /** Run the call and send its reply. The arguments are in {@code msg} at {@code offset}. */
-    private void serve(final SvcRdmaCall call, final UnsafeBuffer msg, final int offset, final int length)
+    void serve(final SvcRdmaCall call, final UnsafeBuffer msg, final int offset, final int length)
     {
         final SvcRdmaConnection c = call.conn;
         serverCall.origin(c.peer, c);
@@ -852,7 +468,7 @@ public final class RpcRdmaServer implements AutoCloseable
         }
         if (null != call.pull)
         {
-            freeLarge[freeLargeCount++] = indexOf(large, call.pull);
+            pools.putLarge(call.pull);
             call.pull = null;
         }
         if (replyLength < 0)
@@ -866,21 +482,21 @@ public final class RpcRdmaServer implements AutoCloseable
 
     boolean sendError(final SvcRdmaConnection c, final int index, final int xid, final int err)
     {
-        if (0 == freeCallCount)
+        final SvcRdmaCall call = pools.takeCall();
+        if (null == call)
         {
             return false;
         }
-        final SvcRdmaCall call = calls[freeCalls[--freeCallCount]];
         call.conn = c;
         encoder.wrap(call.hdr.buffer(), 0, call.hdr.size());
         if (RpcRdma.ERR_VERS == err)
         {
-            RpcRdmaHeader.encodeErrVers(encoder, xid, ctx.credits);
+            RpcRdmaHeader.encodeErrVers(encoder, xid, ctx.credits());
             counters.increment(RpcRdmaCounter.SVC_ERR_VERS_SENT);
         }
         else
         {
-            RpcRdmaHeader.encodeErrChunk(encoder, xid, ctx.credits);
+            RpcRdmaHeader.encodeErrChunk(encoder, xid, ctx.credits());
             counters.increment(RpcRdmaCounter.SVC_ERR_CHUNK_SENT);
         }
         if (index >= 0)
@@ -935,7 +551,7 @@ public final class RpcRdmaServer implements AutoCloseable
             reverse.onSendCompleted(index);
             return;
         }
-        final SvcRdmaCall call = calls[index];
+        final SvcRdmaCall call = pools.calls[index];
         if (SvcRdmaCall.FREE == call.state)
         {
             return;
@@ -973,40 +589,12 @@ public final class RpcRdmaServer implements AutoCloseable
         {
             call.conn.post(call.recvIndex);
         }
-        if (null != call.pull)
-        {
-            freeLarge[freeLargeCount++] = indexOf(large, call.pull);
-        }
-        if (null != call.reply)
-        {
-            if (call.replyLarge)
-            {
-                freeLarge[freeLargeCount++] = indexOf(large, call.reply);
-            }
-            else
-            {
-                freeSmall[freeSmallCount++] = indexOf(small, call.reply);
-            }
-        }
-        call.reset();
-        freeCalls[freeCallCount++] = call.index;
-    }
-
-    private static int indexOf(final Regbuf[] pool, final Regbuf rb)
-    {
-        for (int i = 0; i < pool.length; i++)
-        {
-            if (pool[i] == rb)
-            {
-                return i;
-            }
-        }
-        throw new IllegalStateException("a buffer not of this pool");
+        pools.release(call);
     }
 
     // ---- deferred calls ---------------------------------------------------------------------------------
 
-    private void defer(final int slot, final int index, final int length)
+    void defer(final int slot, final int index, final int length)
     {
         final int at = (deferredHead + deferredCount) % deferredSlot.length;
         deferredSlot[at] = slot;
@@ -1022,7 +610,7 @@ public final class RpcRdmaServer implements AutoCloseable
         {
             final SvcRdmaConnection c = conns[deferredSlot[deferredHead]];
             if (null != c && SvcRdmaConnection.ESTABLISHED == c.state &&
-                !receive(c, deferredRecv[deferredHead], deferredLength[deferredHead]))
+                !recvFrom.receive(c, deferredRecv[deferredHead], deferredLength[deferredHead]))
             {
                 break;
             }
@@ -1089,7 +677,7 @@ public final class RpcRdmaServer implements AutoCloseable
         reverse.release(call);
     }
 
-    Context ctx()
+    RpcRdmaServerContext ctx()
     {
         return ctx;
     }
@@ -1101,12 +689,12 @@ public final class RpcRdmaServer implements AutoCloseable
 
     Regbuf takeSmall()
     {
-        return 0 == freeSmallCount ? null : small[freeSmall[--freeSmallCount]];
+        return pools.takeSmall();
     }
 
     void putSmall(final Regbuf rb)
     {
-        freeSmall[freeSmallCount++] = indexOf(small, rb);
+        pools.putSmall(rb);
     }
 
     @Override
@@ -1133,7 +721,7 @@ public final class RpcRdmaServer implements AutoCloseable
             }
         }
         // bounded on the real clock: the injected one may stand still while nobody steps the nodes
-        final long deadline = System.nanoTime() + ctx.drainTimeoutNs;
+        final long deadline = System.nanoTime() + ctx.drainTimeoutNs();
         while (connectionCount() > 0 && System.nanoTime() - deadline < 0)
         {
             if (0 == doWork())
@@ -1148,15 +736,15 @@ public final class RpcRdmaServer implements AutoCloseable
                 finishDrain(c);
             }
         }
-        for (final SvcRdmaCall call : calls)
+        for (final SvcRdmaCall call : pools.calls)
         {
             device.deregMr(call.hdr.mr());
         }
-        for (final Regbuf rb : small)
+        for (final Regbuf rb : pools.small)
         {
             device.deregMr(rb.mr());
         }
-        for (final Regbuf rb : large)
+        for (final Regbuf rb : pools.large)
         {
             device.deregMr(rb.mr());
         }
@@ -1167,7 +755,7 @@ public final class RpcRdmaServer implements AutoCloseable
     /** @return calls being served now (0 when idle: nothing leaked) */
     public int busyCalls()
     {
-        return calls.length - freeCallCount;
+        return pools.busyCalls();
     }
 
     /** @return the reusable header encoder */

@@ -6,23 +6,13 @@ import io.jrxe.rxe.verbs.CqInitAttr;
 import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.ProtectionDomain;
-import io.jrxe.rxe.verbs.QpAttr;
-import io.jrxe.rxe.verbs.QpAttrMask;
-import io.jrxe.rxe.verbs.QpInitAttr;
-import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.VerbsException;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
-import io.jrxe.ulp.rdmacm.CmEvent;
-import io.jrxe.ulp.rdmacm.CmId;
-import io.jrxe.ulp.rdmacm.ConnParam;
-import io.jrxe.ulp.rdmacm.EventChannel;
-import io.jrxe.ulp.rdmacm.PortSpace;
 import io.jrxe.ulp.rdmacm.RdmaCm;
-import io.jrxe.ulp.rdmacm.RdmaCmException;
 import io.jrxe.ulp.sunrpc.RpcCall;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
 import org.agrona.BufferUtil;
@@ -65,173 +55,6 @@ import java.net.InetSocketAddress;
  */
 public final class RpcRdmaTransport
 {
-    /** Transport settings, with Linux's defaults. */
-    public static final class Context
-    {
-        private InetSocketAddress server;
-        private int inlineSend = RpcRdma.DEFAULT_INLINE;
-        private int inlineRecv = RpcRdma.DEFAULT_INLINE;
-        private int maxRequests = 128;
-        private int bcMaxRequests = 0;
-        private int sendBufferSize = 16 * 1024;
-        private int maxSegmentBytes = 1024 * 1024;
-        private int resolveTimeoutMs = 5_000;
-        private long reconnectInitialNs = 5_000_000_000L;
-        private long reconnectMaxNs = 30_000_000_000L;
-        private long drainTimeoutNs = 2_000_000_000L;
-        private boolean acceptSendWithInvalidate = true;
-        private NanoClock clock = System::nanoTime;
-
-        /**
-         * @param server the server's address and port (RpcRdma.NFS_RDMA_PORT for NFS)
-         * @return this
-         */
-        public Context server(final InetSocketAddress server)
-        {
-            this.server = server;
-            return this;
-        }
-
-        /** @return the server */
-        public InetSocketAddress server()
-        {
-            return server;
-        }
-
-        /**
-         * @param bytes the inline threshold offered for calls (Linux: 4096; RFC 8797 encodes 1 KiB .. 256 KiB)
-         * @return this
-         */
-        public Context inlineSend(final int bytes)
-        {
-            inlineSend = check(bytes, RpcRdma.MIN_INLINE, RpcRdma.MAX_INLINE, "inline send size");
-            return this;
-        }
-
-        /**
-         * @param bytes the inline threshold offered for replies
-         * @return this
-         */
-        public Context inlineRecv(final int bytes)
-        {
-            inlineRecv = check(bytes, RpcRdma.MIN_INLINE, RpcRdma.MAX_INLINE, "inline receive size");
-            return this;
-        }
-
-        /**
-         * @param requests the slot table: calls outstanding at most, and the credits asked for (Linux: 128)
-         * @return this
-         */
-        public Context maxRequests(final int requests)
-        {
-            maxRequests = check(requests, 1, 1024, "max requests");
-            return this;
-        }
-
-        /**
-         * @param requests reverse-direction calls the server may have outstanding (NFSv4.1 backchannel; 0: none)
-         * @return this
-         */
-        public Context bcMaxRequests(final int requests)
-        {
-            bcMaxRequests = check(requests, 0, 64, "backchannel requests");
-            return this;
-        }
-
-        /**
-         * @param bytes room for one call's RPC message, head and tail (not a bulk payload)
-         * @return this
-         */
-        public Context sendBufferSize(final int bytes)
-        {
-            sendBufferSize = check(bytes, 4096, 1 << 20, "send buffer size");
-            return this;
-        }
-
-        /**
-         * @param bytes the largest bulk payload of a call or reply (rsize/wsize): sizes the MR pool
-         * @return this
-         */
-        public Context maxSegmentBytes(final int bytes)
-        {
-            maxSegmentBytes = check(bytes, 4096, 64 << 20, "max payload");
-            return this;
-        }
-
-        /**
-         * @param ms address and route resolution timeout (Linux RDMA_RESOLVE_TIMEOUT: 5 s)
-         * @return this
-         */
-        public Context resolveTimeoutMs(final int ms)
-        {
-            resolveTimeoutMs = check(ms, 1, 600_000, "resolve timeout");
-            return this;
-        }
-
-        /**
-         * @param initialNs delay before reconnecting after a lost connection (Linux: 5 s), doubled per failure
-         * @param maxNs the largest delay (Linux: 30 s)
-         * @return this
-         */
-        public Context reconnectDelay(final long initialNs, final long maxNs)
-        {
-            if (initialNs < 0 || maxNs < initialNs)
-            {
-                throw new IllegalArgumentException("reconnect delays " + initialNs + " .. " + maxNs);
-            }
-            reconnectInitialNs = initialNs;
-            reconnectMaxNs = maxNs;
-            return this;
-        }
-
-        /**
-         * @param accept tell the server (RFC 8797 flag) that replies may invalidate with Send With Invalidate
-         * @return this
-         */
-        public Context acceptSendWithInvalidate(final boolean accept)
-        {
-            acceptSendWithInvalidate = accept;
-            return this;
-        }
-
-        /**
-         * @param clock the clock for timers (injected for tests)
-         * @return this
-         */
-        public Context clock(final NanoClock clock)
-        {
-            this.clock = clock;
-            return this;
-        }
-
-        /** @return the clock */
-        public NanoClock clock()
-        {
-            return clock;
-        }
-
-        /** @return the slot table size */
-        public int maxRequests()
-        {
-            return maxRequests;
-        }
-
-        /** @return reverse-direction calls the server may have outstanding */
-        public int bcMaxRequests()
-        {
-            return bcMaxRequests;
-        }
-
-        private static int check(final int value, final int min, final int max, final String what)
-        {
-            if (value < min || value > max)
-            {
-                throw new IllegalArgumentException(what + " must be " + min + ".." + max + ", not " + value);
-            }
-            return value;
-        }
-    }
-
     /** What the RPC client hears from its transport (on the driving thread). */
     interface Listener
     {
@@ -267,15 +90,13 @@ public final class RpcRdmaTransport
     private static final int HEADER_BUFFER = 4096;
     static final int XID_INDEX_BITS = 10;
 
-    final Context ctx;
+    final RpcRdmaTransportContext ctx;
     final RpcRdmaCounters counters = new RpcRdmaCounters();
-    private final RdmaCm cm;
     final RxeDevice device;
     private final NanoClock clock;
-    private final ProtectionDomain pd;
-    private final CompletionQueue sendCq;
-    private final CompletionQueue recvCq;
-    private final EventChannel events;
+    final ProtectionDomain pd;
+    final CompletionQueue sendCq;
+    final CompletionQueue recvCq;
     private final WorkCompletion[] wcs = new WorkCompletion[POLL_BATCH];
     final RpcRdmaReq[] reqs;
     private final int[] freeReqs;
@@ -287,19 +108,14 @@ public final class RpcRdmaTransport
     final Regbuf[] bcBufs;
     final boolean[] bcBusy;
     private final RpcRdmaMarshal marshal;
-    private final RpcRdmaReplyHandler replies;
-    private final int sqDepth;
+    final RpcRdmaReplyHandler replies;
+    private final RpcRdmaConnector connector;
+    final int sqDepth;
 
     private InetSocketAddress server;
     private Listener listener;
-    private int state = DISCONNECTED;
-    private CmId id;
+    int state = DISCONNECTED;
     QueuePair qp;
-    private boolean wantConnect;
-    private long nextConnectNs;
-    private long reconnectDelayNs;
-    private long drainDeadlineNs;
-    private boolean everConnected;
     /** Negotiated on connect (RFC 8797 §5.1): the smaller of ours and the server's. */
     int inlineSend = RpcRdma.V1_DEFAULT_INLINE;
     int inlineRecv = RpcRdma.V1_DEFAULT_INLINE;
@@ -313,54 +129,52 @@ public final class RpcRdmaTransport
     RpcDispatcher backchannel;
     private int xidSeq = new java.util.Random().nextInt();
 
-    private RpcRdmaTransport(final RdmaCm cm, final Context ctx)
+    private RpcRdmaTransport(final RdmaCm cm, final RpcRdmaTransportContext ctx)
     {
-        if (null == ctx.server)
+        if (null == ctx.server())
         {
             throw new IllegalArgumentException("no server address in the context");
         }
-        this.cm = cm;
         this.ctx = ctx;
-        this.server = ctx.server;
-        this.clock = ctx.clock;
+        this.server = ctx.server();
+        this.clock = ctx.clock();
         this.device = cm.device();
-        this.reconnectDelayNs = ctx.reconnectInitialNs;
         for (int i = 0; i < wcs.length; i++)
         {
             wcs[i] = new WorkCompletion();
         }
         pd = device.allocPd();
         final int maxWr = device.queryDevice().maxQpWr();
-        final int mrsPerCall = 2 + (ctx.maxSegmentBytes + FrwrOps.PAGE * 256 - 1) / (FrwrOps.PAGE * 256);
-        sqDepth = Math.min(maxWr, ctx.maxRequests * (1 + 2 * mrsPerCall) + ctx.bcMaxRequests + 8);
-        final int repCount = 2 * ctx.maxRequests + ctx.bcMaxRequests;
+        final int mrsPerCall = 2 + (ctx.maxSegmentBytes() + FrwrOps.PAGE * 256 - 1) / (FrwrOps.PAGE * 256);
+        sqDepth = Math.min(maxWr, ctx.maxRequests() * (1 + 2 * mrsPerCall) + ctx.bcMaxRequests() + 8);
+        final int repCount = 2 * ctx.maxRequests() + ctx.bcMaxRequests();
         sendCq = device.createCq(new CqInitAttr().cqe(sqDepth));
         recvCq = device.createCq(new CqInitAttr().cqe(repCount));
-        events = cm.createEventChannel();
-        reqs = new RpcRdmaReq[ctx.maxRequests];
-        freeReqs = new int[ctx.maxRequests];
+        reqs = new RpcRdmaReq[ctx.maxRequests()];
+        freeReqs = new int[ctx.maxRequests()];
         for (int i = reqs.length - 1; i >= 0; i--)
         {
-            reqs[i] = new RpcRdmaReq(i, allocRegbuf(HEADER_BUFFER), allocRegbuf(ctx.sendBufferSize));
+            reqs[i] = new RpcRdmaReq(i, allocRegbuf(HEADER_BUFFER), allocRegbuf(ctx.sendBufferSize()));
             freeReqs[freeReqCount++] = i;
         }
         reps = new RpcRdmaRep[repCount];
         freeReps = new int[repCount];
         for (int i = reps.length - 1; i >= 0; i--)
         {
-            reps[i] = new RpcRdmaRep(i, allocRegbuf(Math.max(ctx.inlineRecv, RpcRdma.V1_DEFAULT_INLINE)), WR_RECV | i);
+            reps[i] = new RpcRdmaRep(i, allocRegbuf(Math.max(ctx.inlineRecv(), RpcRdma.V1_DEFAULT_INLINE)), WR_RECV | i);
             freeReps[freeRepCount++] = i;
         }
-        bcBufs = new Regbuf[ctx.bcMaxRequests];
-        bcBusy = new boolean[ctx.bcMaxRequests];
+        bcBufs = new Regbuf[ctx.bcMaxRequests()];
+        bcBusy = new boolean[ctx.bcMaxRequests()];
         for (int i = 0; i < bcBufs.length; i++)
         {
-            bcBufs[i] = allocRegbuf(Math.max(ctx.inlineSend, RpcRdma.V1_DEFAULT_INLINE));
+            bcBufs[i] = allocRegbuf(Math.max(ctx.inlineSend(), RpcRdma.V1_DEFAULT_INLINE));
         }
         final int pages = Math.min(device.queryDevice().maxFastRegPageListLen(), 257);
-        frwr = new FrwrOps(device, pd, ctx.maxRequests * mrsPerCall + 8, pages);
+        frwr = new FrwrOps(device, pd, ctx.maxRequests() * mrsPerCall + 8, pages);
         marshal = new RpcRdmaMarshal(this);
         replies = new RpcRdmaReplyHandler(this);
+        connector = new RpcRdmaConnector(this, cm);
     }
 
     /**
@@ -370,7 +184,7 @@ public final class RpcRdmaTransport
      * @param ctx settings
      * @return the transport
      */
-    public static RpcRdmaTransport setup(final RdmaCm cm, final Context ctx)
+    public static RpcRdmaTransport setup(final RdmaCm cm, final RpcRdmaTransportContext ctx)
     {
         return new RpcRdmaTransport(cm, ctx);
     }
@@ -393,7 +207,7 @@ public final class RpcRdmaTransport
      */
     public void backchannel(final RpcDispatcher dispatcher)
     {
-        if (0 == ctx.bcMaxRequests)
+        if (0 == ctx.bcMaxRequests())
         {
             throw new IllegalStateException("the context has bcMaxRequests 0: no receives for reverse calls");
         }
@@ -549,7 +363,7 @@ public final class RpcRdmaTransport
         {
             // nothing is lost: what was not posted is freed below and the caller retries after the reconnect
             marshal.unwind(req, qp.badWrIndex());
-            forceDisconnect();
+            connector.forceDisconnect();
             return -Errno.ENOTCONN;
         }
         sqOutstanding += req.mrCount + 1;
@@ -567,11 +381,7 @@ public final class RpcRdmaTransport
      */
     public void connect()
     {
-        wantConnect = true;
-        if (DISCONNECTED == state && clock.nanoTime() - nextConnectNs >= 0)
-        {
-            startConnect();
-        }
+        connector.connect();
     }
 
     /**
@@ -603,7 +413,7 @@ public final class RpcRdmaTransport
         if (CONNECTED == state)
         {
             counters.increment(RpcRdmaCounter.RPC_TIMEOUTS);
-            forceDisconnect();
+            connector.forceDisconnect();
         }
     }
 
@@ -613,8 +423,8 @@ public final class RpcRdmaTransport
      */
     public void close()
     {
-        wantConnect = false;
-        forceDisconnect();
+        connector.stopWanting();
+        connector.forceDisconnect();
     }
 
     /** Tear everything down; calls fail with EIO from now on. */
@@ -624,10 +434,10 @@ public final class RpcRdmaTransport
         {
             return;
         }
-        forceDisconnect();
+        connector.forceDisconnect();
         // a bounded wait on the real clock (the injected one may be a test's, standing still while nobody steps
         // the nodes): the engine flushes the QP on its own thread, or the caller drove the drain already
-        final long deadline = System.nanoTime() + ctx.drainTimeoutNs;
+        final long deadline = System.nanoTime() + ctx.drainTimeoutNs();
         while (DRAINING == state && System.nanoTime() - deadline < 0)
         {
             if (0 == progress())
@@ -637,7 +447,7 @@ public final class RpcRdmaTransport
         }
         if (DRAINING == state)
         {
-            finishDisconnect();
+            connector.finishDisconnect();
         }
         state = DESTROYED;
         frwr.destroy();
@@ -655,7 +465,7 @@ public final class RpcRdmaTransport
             freeRegbuf(rb);
         }
         releaseShared(device, sendCq, recvCq, pd);
-        events.close();
+        connector.close();
     }
 
     /**
@@ -743,143 +553,6 @@ public final class RpcRdmaTransport
         return frwr.size();
     }
 
-    private void startConnect()
-    {
-        state = CONNECTING;
-        inlineSend = RpcRdma.V1_DEFAULT_INLINE;
-        inlineRecv = RpcRdma.V1_DEFAULT_INLINE;
-        credits = 1;
-        try
-        {
-            id = cm.createId(events, this, PortSpace.TCP);
-            id.resolveAddr(null, server, ctx.resolveTimeoutMs);
-        }
-        catch (final RdmaCmException ex)
-        {
-            connectFailed();
-        }
-    }
-
-    private void connectFailed()
-    {
-        destroyId();
-        state = DISCONNECTED;
-        nextConnectNs = clock.nanoTime() + reconnectDelayNs;
-        reconnectDelayNs = Math.min(ctx.reconnectMaxNs, Math.max(reconnectDelayNs * 2, 1_000_000L));
-    }
-
-    private void onRouteResolved()
-    {
-        final QpInitAttr init = new QpInitAttr().sendCq(sendCq).recvCq(recvCq);
-        init.cap().maxSendWr(sqDepth).maxRecvWr(reps.length).maxSendSge(2).maxRecvSge(1);
-        qp = id.createQp(pd, init);
-        recvTarget = ctx.maxRequests + ctx.bcMaxRequests;
-        replenish();
-        final UnsafeBuffer pdata = new UnsafeBuffer(new byte[ConnectPrivate.LENGTH]);
-        ConnectPrivate.encode(pdata, 0, ctx.acceptSendWithInvalidate, ctx.inlineSend, ctx.inlineRecv);
-        // as Linux's client: it offers RDMA READ to the server (responder resources) but never reads itself;
-        // retry 6; RPC-over-RDMA does its own flow control, so no RNR retries (an RNR NAK would be a bug)
-        final int ird = Math.min(255, device.queryDevice().maxQpRdAtom());
-        id.connect(new ConnParam().initiatorDepth(0).responderResources(ird).retryCount(6).rnrRetryCount(0)
-            .privateData(pdata.byteArray()));
-    }
-
-    private void onEstablished(final CmEvent event)
-    {
-        final ConnParam param = event.param();
-        final byte[] pdata = null == param ? null : param.privateData();
-        if (null != pdata && ConnectPrivate.present(new UnsafeBuffer(pdata), 0, pdata.length))
-        {
-            final UnsafeBuffer p = new UnsafeBuffer(pdata);
-            inlineSend = Math.min(ctx.inlineSend, ConnectPrivate.recvSize(p, 0));
-            inlineRecv = Math.min(ctx.inlineRecv, ConnectPrivate.sendSize(p, 0));
-        }
-        state = CONNECTED;
-        everConnected = true;
-        reconnectDelayNs = ctx.reconnectInitialNs;
-        counters.increment(RpcRdmaCounter.CONNECT_COUNT);
-        if (null != listener)
-        {
-            listener.connected();
-        }
-    }
-
-    void forceDisconnect()
-    {
-        if (CONNECTED == state || CONNECTING == state && null != qp)
-        {
-            try
-            {
-                id.disconnect();
-            }
-            catch (final RdmaCmException ignored)
-            {
-                // not connected at the CM's level yet: destroying the id below ends it
-            }
-            startDrain();
-        }
-        else if (CONNECTING == state)
-        {
-            connectFailed();
-        }
-    }
-
-    private void startDrain()
-    {
-        // a QP that never got connected (REJECTED, UNREACHABLE) is not in ERR: put it there, so its posted
-        // receives flush (IBA 10.3.1, Error state) and the drain ends without waiting for its deadline
-        final QueuePair q = qp;
-        if (null != q && !q.isDestroyed() && QpState.ERR != q.state() && QpState.RESET != q.state())
-        {
-            try
-            {
-                device.modifyQp(q, new QpAttr().qpState(QpState.ERR), QpAttrMask.STATE);
-            }
-            catch (final VerbsException ignored)
-            {
-                // destroyed meanwhile: nothing left to flush
-            }
-        }
-        state = DRAINING;
-        drainDeadlineNs = clock.nanoTime() + ctx.drainTimeoutNs;
-    }
-
-    private void finishDisconnect()
-    {
-        destroyId();
-        qp = null;
-        replies.afterDisconnect();
-        inFlight = 0;
-        postedRecvs = 0;
-        sqOutstanding = 0;
-        state = DISCONNECTED;
-        counters.increment(RpcRdmaCounter.DISCONNECT_COUNT);
-        nextConnectNs = clock.nanoTime() + (everConnected ? reconnectDelayNs : 0);
-        reconnectDelayNs = Math.min(ctx.reconnectMaxNs, Math.max(reconnectDelayNs * 2, 1_000_000L));
-        if (null != listener)
-        {
-            listener.disconnected();
-        }
-    }
-
-    private void destroyId()
-    {
-        if (null != id)
-        {
-            final CmId dead = id;
-            id = null;
-            qp = null;
-            try
-            {
-                dead.destroy();
-            }
-            catch (final RdmaCmException ignored)
-            {
-                // already gone with the device
-            }
-        }
-    }
-
     // ---- duty cycle -------------------------------------------------------------------------------------
 
     /**
@@ -889,25 +562,7 @@ public final class RpcRdmaTransport
      */
     public int progress()
     {
-        int work = poll(recvCq) + poll(sendCq);
-        final CmEvent event = events.pollEvent();
-        if (null != event)
-        {
-            work++;
-            onCmEvent(event);
-        }
-        if (DRAINING == state && (0 == postedRecvs && 0 == sqOutstanding ||
-            clock.nanoTime() - drainDeadlineNs >= 0))
-        {
-            finishDisconnect();
-            work++;
-        }
-        if (DISCONNECTED == state && wantConnect && clock.nanoTime() - nextConnectNs >= 0)
-        {
-            startConnect();
-            work++;
-        }
-        return work;
+        return poll(recvCq) + poll(sendCq) + connector.work();
     }
 
     private int poll(final CompletionQueue cq)
@@ -926,70 +581,6 @@ public final class RpcRdmaTransport
             }
         }
         return Math.max(n, 0);
-    }
-
-    private void onCmEvent(final CmEvent event)
-    {
-        final CmId about = event.id();
-        events.ackEvent(event);
-        if (about != id)
-        {
-            return; // a late event of a connection already torn down
-        }
-        switch (event.type())
-        {
-            case ADDR_RESOLVED:
-                try
-                {
-                    id.resolveRoute(ctx.resolveTimeoutMs);
-                }
-                catch (final RdmaCmException ex)
-                {
-                    connectFailed();
-                }
-                break;
-            case ROUTE_RESOLVED:
-                try
-                {
-                    onRouteResolved();
-                }
-                catch (final RuntimeException ex)
-                {
-                    connectFailed();
-                }
-                break;
-            case ESTABLISHED:
-                onEstablished(event);
-                break;
-            case DISCONNECTED:
-                if (CONNECTED == state)
-                {
-                    forceDisconnect();
-                }
-                break;
-            case DEVICE_REMOVAL:
-                close();
-                break;
-            case ADDR_ERROR:
-            case ROUTE_ERROR:
-            case CONNECT_ERROR:
-            case UNREACHABLE:
-            case REJECTED:
-                if (CONNECTING == state)
-                {
-                    if (null != qp)
-                    {
-                        startDrain(); // receives were posted on the QP: reap their flushes first
-                    }
-                    else
-                    {
-                        connectFailed();
-                    }
-                }
-                break;
-            default:
-                break;
-        }
     }
 
     // ---- completion handlers ----------------------------------------------------------------------------
@@ -1021,7 +612,7 @@ public final class RpcRdmaTransport
         }
         if (!ok && FLUSH != wc.status() && CONNECTED == state)
         {
-            forceDisconnect();
+            connector.forceDisconnect();
         }
     }
 
@@ -1040,7 +631,7 @@ public final class RpcRdmaTransport
             putRep(rep);
             if (FLUSH != wc.status() && CONNECTED == state)
             {
-                forceDisconnect();
+                connector.forceDisconnect();
             }
             return;
         }

@@ -6,6 +6,7 @@ import io.jrxe.ulp.rpcrdma.RpcRdmaClient;
 import io.jrxe.ulp.rpcrdma.RpcRdmaCounter;
 import io.jrxe.ulp.rpcrdma.RpcRdmaCounters;
 import io.jrxe.ulp.rpcrdma.RpcRdmaServer;
+import io.jrxe.ulp.rpcrdma.RpcRdmaServerContext;
 import io.jrxe.ulp.sunrpc.DuplicateReplyCache;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
 import org.junit.jupiter.api.AfterEach;
@@ -29,7 +30,7 @@ class Nfs3RdmaTest
 {
     private final MemoryNfsServer nfs = new MemoryNfsServer();
     private final RpcPair pair = new RpcPair(WireFaults.none(), new RpcRdmaClient.Context(),
-        new RpcRdmaServer.Context(), new RpcDispatcher(new DuplicateReplyCache(256, 4096)).register(nfs));
+        new RpcRdmaServerContext(), new RpcDispatcher(new DuplicateReplyCache(256, 4096)).register(nfs));
 
     @AfterEach
     void close()

@@ -12,6 +12,7 @@ import io.jrxe.ulp.nfsmount.NfsProgress;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import io.jrxe.ulp.rpcrdma.RpcRdmaCounter;
 import io.jrxe.ulp.rpcrdma.RpcRdmaServer;
+import io.jrxe.ulp.rpcrdma.RpcRdmaServerContext;
 import io.jrxe.ulp.sunrpc.DuplicateReplyCache;
 import io.jrxe.ulp.sunrpc.PortmapProgram;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
@@ -64,7 +65,7 @@ class NfsMountsTest
         cmA = RdmaCm.open(nodes.a());
         cmB = RdmaCm.open(nodes.b());
         server = RpcRdmaServer.start(cmB, new RpcDispatcher(new DuplicateReplyCache(256, 4096)).register(nfs),
-            new RpcRdmaServer.Context().bind(new InetSocketAddress(20049)));
+            new RpcRdmaServerContext().bind(new InetSocketAddress(20049)));
         serverThread = new Thread(() ->
         {
             final IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 100_000);

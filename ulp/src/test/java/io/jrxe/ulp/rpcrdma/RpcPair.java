@@ -42,10 +42,10 @@ public final class RpcPair implements AutoCloseable
 
     RpcPair()
     {
-        this(WireFaults.none(), new RpcRdmaClient.Context(), new RpcRdmaServer.Context());
+        this(WireFaults.none(), new RpcRdmaClient.Context(), new RpcRdmaServerContext());
     }
 
-    RpcPair(final WireFaults faults, final RpcRdmaClient.Context clientCtx, final RpcRdmaServer.Context serverCtx)
+    RpcPair(final WireFaults faults, final RpcRdmaClient.Context clientCtx, final RpcRdmaServerContext serverCtx)
     {
         this(faults, clientCtx, serverCtx, null);
     }
@@ -57,7 +57,7 @@ public final class RpcPair implements AutoCloseable
      * @param dispatcher the server's programs, or null for {@link TestProgram} with a reply cache
      */
     public RpcPair(
-        final WireFaults faults, final RpcRdmaClient.Context clientCtx, final RpcRdmaServer.Context serverCtx,
+        final WireFaults faults, final RpcRdmaClient.Context clientCtx, final RpcRdmaServerContext serverCtx,
         final RpcDispatcher dispatcher)
     {
         this.dispatcher = null != dispatcher ? dispatcher :

@@ -83,7 +83,7 @@ class RpcRdmaBackchannelTest
     {
         final RpcRdmaClient.Context ctx = new RpcRdmaClient.Context();
         ctx.transport().bcMaxRequests(2);
-        pair = new RpcPair(WireFaults.none(), ctx, new RpcRdmaServer.Context());
+        pair = new RpcPair(WireFaults.none(), ctx, new RpcRdmaServerContext());
         pair.client.transport().backchannel(new RpcDispatcher(null).register(callback));
         pair.connect();
         final SvcRdmaConnection conn = only();
@@ -120,7 +120,7 @@ class RpcRdmaBackchannelTest
     {
         final RpcRdmaClient.Context ctx = new RpcRdmaClient.Context();
         ctx.transport().bcMaxRequests(2);
-        pair = new RpcPair(WireFaults.none(), ctx, new RpcRdmaServer.Context());
+        pair = new RpcPair(WireFaults.none(), ctx, new RpcRdmaServerContext());
         assertEquals(-Errno.ENOTCONN, pair.client.transport().postExtraRecv(1), "no QP to post on yet");
         pair.connect();
         assertEquals(0, pair.client.transport().postExtraRecv(2));

@@ -52,7 +52,7 @@ class RpcRdmaHostileClientTest
         }
     }
 
-    private void start(final RpcRdmaServer.Context serverCtx, final byte[] privateData, final boolean halfChunk)
+    private void start(final RpcRdmaServerContext serverCtx, final byte[] privateData, final boolean halfChunk)
     {
         pair = new RpcPair(WireFaults.none(), new RpcRdmaClient.Context(), serverCtx);
         raw = RawRdmaPeer.connect(pair, privateData, 1, halfChunk);
@@ -60,7 +60,7 @@ class RpcRdmaHostileClientTest
 
     private void start()
     {
-        start(new RpcRdmaServer.Context(), RawRdmaPeer.rfc8797(4096, false), false);
+        start(new RpcRdmaServerContext(), RawRdmaPeer.rfc8797(4096, false), false);
     }
 
     private long counter(final RpcRdmaCounter c)
@@ -260,7 +260,7 @@ class RpcRdmaHostileClientTest
     void shouldDropTheConnectionWhenAWriteChunkSegmentIsLongerThanItsRegistration()
     {
         // only the first 32 KiB are registered; a segment claims 4 KiB from 1 KiB before their end
-        start(new RpcRdmaServer.Context(), RawRdmaPeer.rfc8797(4096, false), true);
+        start(new RpcRdmaServerContext(), RawRdmaPeer.rfc8797(4096, false), true);
         raw.chunk.setMemory(0, RawRdmaPeer.CHUNK_BYTES, (byte)0x5A);
         final int half = RawRdmaPeer.CHUNK_BYTES / 2;
         assertEquals(0, raw.send(readCall(0x400, raw.chunkMr.rkey(), 4096, raw.chunkAddress(half - 1024), 3000)));
@@ -298,7 +298,7 @@ class RpcRdmaHostileClientTest
     @Test
     void shouldUseTheV1DefaultInlineThresholdsWithoutPrivateData()
     {
-        start(new RpcRdmaServer.Context(), null, false);
+        start(new RpcRdmaServerContext(), null, false);
         // the server's REP carries its own parameters in any case (svcrdma: version 1, no flags, 4 KiB both ways)
         final UnsafeBuffer rep = new UnsafeBuffer(raw.peerPrivateData);
         assertTrue(ConnectPrivate.present(rep, 0, raw.peerPrivateData.length));
@@ -334,7 +334,7 @@ class RpcRdmaHostileClientTest
     @Test
     void shouldDropAndCountCallsBeyondTheCreditsUntilTheirRepliesAreDelivered()
     {
-        start(new RpcRdmaServer.Context().credits(2), RawRdmaPeer.rfc8797(4096, false), false);
+        start(new RpcRdmaServerContext().credits(2), RawRdmaPeer.rfc8797(4096, false), false);
         // three calls at once against two credits: none of the replies can have reached us when the third arrives
         for (int i = 0; i < 3; i++)
         {
@@ -368,7 +368,7 @@ class RpcRdmaHostileClientTest
     {
         // read depth 1: the first WRITE's 16 KiB pull (16 RDMA READ responses) is still running when the other
         // two calls arrive: that call and the first NULL use the 2 credits, the second NULL is one too many
-        start(new RpcRdmaServer.Context().credits(2), RawRdmaPeer.rfc8797(4096, false), false);
+        start(new RpcRdmaServerContext().credits(2), RawRdmaPeer.rfc8797(4096, false), false);
         final int length = 16 * 1024;
         for (int i = 0; i < length; i++)
         {
@@ -405,7 +405,7 @@ class RpcRdmaHostileClientTest
     {
         // the client frees a credit when the reply arrives; the server counts the call until the reply's SEND
         // completes, which the ACK that follows the reply tells it: it must not take the next call for an overrun
-        start(new RpcRdmaServer.Context().credits(3), RawRdmaPeer.rfc8797(4096, false), false);
+        start(new RpcRdmaServerContext().credits(3), RawRdmaPeer.rfc8797(4096, false), false);
         pair.connect();
         final UnsafeBuffer src = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 4096));
         final RpcCall[] calls = new RpcCall[60];

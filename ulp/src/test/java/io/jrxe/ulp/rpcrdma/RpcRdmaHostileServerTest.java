@@ -46,7 +46,7 @@ class RpcRdmaHostileServerTest
     private void start(final RawRdmaPeer.Handler handler)
     {
         pair = new RpcPair(WireFaults.none(), new RpcRdmaClient.Context().timeoutNs(100 * MS).retries(2),
-            new RpcRdmaServer.Context());
+            new RpcRdmaServerContext());
         raw = RawRdmaPeer.listen(pair, RAW_PORT, RawRdmaPeer.rfc8797(4096, false), (p, msg, length) ->
         {
             messages++;

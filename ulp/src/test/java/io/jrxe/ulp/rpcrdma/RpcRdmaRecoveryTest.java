@@ -56,7 +56,7 @@ class RpcRdmaRecoveryTest
         final WireFaults faults = WireFaults.none().filter((src, dst, frame, off, len) -> blackHole[0] && 1 == src &&
             len > 38 && 0x0800 == frame.getShort(off + 12, java.nio.ByteOrder.BIG_ENDIAN) &&
             4791 == (frame.getShort(off + 36, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF));
-        pair = new RpcPair(faults, shortTimeouts(200 * MS, 3), new RpcRdmaServer.Context());
+        pair = new RpcPair(faults, shortTimeouts(200 * MS, 3), new RpcRdmaServerContext());
         pair.connect();
         final RpcCall call = increment(new RpcCall(), 5);
         pair.runUntil(() -> 1 == pair.program.executions, SECOND, "the call executed");
@@ -80,7 +80,7 @@ class RpcRdmaRecoveryTest
     void shouldAnswerEveryCallExactlyOnceOnAFaultyWireWithConnectionsDropped()
     {
         final WireFaults faults = WireFaults.none().seed(11).loss(0.01).reorder(0.02).duplicate(0.02);
-        pair = new RpcPair(faults, shortTimeouts(2 * SECOND, 20), new RpcRdmaServer.Context());
+        pair = new RpcPair(faults, shortTimeouts(2 * SECOND, 20), new RpcRdmaServerContext());
         pair.connect();
         final int total = 300;
         final int window = 24;
@@ -144,7 +144,7 @@ class RpcRdmaRecoveryTest
     @Test
     void shouldResendOnANewConnectionWhenATimeoutForcesADisconnect()
     {
-        pair = new RpcPair(WireFaults.none(), shortTimeouts(100 * MS, 2), new RpcRdmaServer.Context());
+        pair = new RpcPair(WireFaults.none(), shortTimeouts(100 * MS, 2), new RpcRdmaServerContext());
         pair.connect();
         pair.program.dropNext = 1; // the server loses the first transmission (svc_drop): only the timer can help
         final RpcCall call = increment(new RpcCall(), 7);
@@ -163,7 +163,7 @@ class RpcRdmaRecoveryTest
     @Test
     void shouldFailACallWithEtimedoutWhenTheServerNeverAnswers()
     {
-        pair = new RpcPair(WireFaults.none(), shortTimeouts(100 * MS, 2), new RpcRdmaServer.Context());
+        pair = new RpcPair(WireFaults.none(), shortTimeouts(100 * MS, 2), new RpcRdmaServerContext());
         pair.connect();
         pair.program.dropNext = 1000;
         final RpcCall call = increment(new RpcCall(), 1);

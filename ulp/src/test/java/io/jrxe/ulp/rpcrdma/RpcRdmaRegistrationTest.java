@@ -87,7 +87,7 @@ class RpcRdmaRegistrationTest
     void shouldInvalidateEveryRkeyOfferedBeforeADisconnect()
     {
         pair = new RpcPair(WireFaults.none(), new RpcRdmaClient.Context().timeoutNs(100 * MS).retries(3),
-            new RpcRdmaServer.Context());
+            new RpcRdmaServerContext());
         pair.connect();
         final RpcRdmaTransport t = pair.client.transport();
         pair.program.dropNext = 2; // the first two transmissions get no reply

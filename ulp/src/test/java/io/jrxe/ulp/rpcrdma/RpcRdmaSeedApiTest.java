@@ -50,7 +50,7 @@ class RpcRdmaSeedApiTest
 
     private RpcRdmaTransport start(final RpcRdmaClient.Context ctx)
     {
-        pair = new RpcPair(WireFaults.none(), ctx, new RpcRdmaServer.Context());
+        pair = new RpcPair(WireFaults.none(), ctx, new RpcRdmaServerContext());
         return pair.client.transport();
     }
 
@@ -148,7 +148,7 @@ class RpcRdmaSeedApiTest
         final TestProgram other = new TestProgram();
         final int port = RpcPair.PORT + 2;
         second = RpcRdmaServer.start(pair.cmB, new RpcDispatcher(new DuplicateReplyCache(64, 4096)).register(other),
-            new RpcRdmaServer.Context().clock(pair.clock).bind(new InetSocketAddress(port)));
+            new RpcRdmaServerContext().clock(pair.clock).bind(new InetSocketAddress(port)));
         pair.also(second::doWork);
 
         t.setPort(port + 1);
