@@ -277,7 +277,7 @@ final class RpcRdmaMarshal
     }
 
     /** Nothing was posted: the MRs go back to the pool (a staged mapping is harmless until REG_MR runs). */
-    private int release(final RpcRdmaReq req, final int rc)
+    int release(final RpcRdmaReq req, final int rc)
     {
         for (int i = 0; i < req.mrCount; i++)
         {

@@ -111,6 +111,8 @@ public final class RpcRdmaTransport
     final RpcRdmaReplyHandler replies;
     private final RpcRdmaConnector connector;
     final int sqDepth;
+    /** MRs a typical call registers at most (a payload's segments, a Reply chunk): what the pool is sized by. */
+    private final int mrsPerCall;
 
     private InetSocketAddress server;
     private Listener listener;
@@ -145,7 +147,7 @@ public final class RpcRdmaTransport
         }
         pd = device.allocPd();
         final int maxWr = device.queryDevice().maxQpWr();
-        final int mrsPerCall = 2 + (ctx.maxSegmentBytes() + FrwrOps.PAGE * 256 - 1) / (FrwrOps.PAGE * 256);
+        mrsPerCall = 2 + (ctx.maxSegmentBytes() + FrwrOps.PAGE * 256 - 1) / (FrwrOps.PAGE * 256);
         sqDepth = Math.min(maxWr, ctx.maxRequests() * (1 + 2 * mrsPerCall) + ctx.bcMaxRequests() + 8);
         final int repCount = 2 * ctx.maxRequests() + ctx.bcMaxRequests();
         sendCq = device.createCq(new CqInitAttr().cqe(sqDepth));
@@ -343,7 +345,9 @@ public final class RpcRdmaTransport
             counters.increment(RpcRdmaCounter.CREDIT_WAITS);
             return -Errno.ENOBUFS;
         }
-        if (req.sendPending || sqOutstanding + 1 + 2 * RpcRdmaReq.MAX_MRS > sqDepth && sqOutstanding > 0)
+        // room for this call's REG_MRs and SEND, and later its LOCAL_INVs (an unusually fragmented call that needs
+        // more finds the queue drained first: the check only applies while something is outstanding)
+        if (req.sendPending || sqOutstanding + 1 + 2 * mrsPerCall > sqDepth && sqOutstanding > 0)
         {
             return -Errno.ENOBUFS;
         }
@@ -356,6 +360,11 @@ public final class RpcRdmaTransport
                 counters.increment(RpcRdmaCounter.FAILED_MARSHAL_COUNT);
             }
             return rc;
+        }
+        if (sqOutstanding > 0 && sqOutstanding + 2 * req.mrCount + 1 > sqDepth)
+        {
+            // its REG_MRs, SEND and later LOCAL_INVs would not fit the send queue now: nothing was posted
+            return marshal.release(req, -Errno.ENOBUFS);
         }
         final SendWorkRequest first = marshal.chain(req);
         final int posted = qp.postSend(first);
