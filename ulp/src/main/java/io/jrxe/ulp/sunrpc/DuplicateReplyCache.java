@@ -54,7 +54,8 @@ public final class DuplicateReplyCache
      */
     public DuplicateReplyCache(final int entries, final int maxReply)
     {
-        if (entries < 1 || maxReply < 1)
+        // the replies share one array: entries x maxReply must fit an int, not wrap to an empty or negative size
+        if (entries < 1 || maxReply < 1 || entries > (Integer.MAX_VALUE - 8) / maxReply || entries > 1 << 28)
         {
             throw new IllegalArgumentException("a cache of " + entries + " entries of " + maxReply + " bytes");
         }

@@ -77,11 +77,14 @@ public final class RpcCallHeader
         procedure = xdr.getInt();
         credFlavor = xdr.getInt();
         final int credLength = xdr.getOpaqueLength(RpcMessage.MAX_AUTH_BYTES);
-        final int credEnd = xdr.position() + ((credLength + 3) & ~3);
+        final int credStart = xdr.position();
+        final int credEnd = credStart + ((credLength + 3) & ~3);
         uid = 0;
         gid = 0;
         gidCount = 0;
-        if (RpcMessage.AUTH_SYS == credFlavor && !decodeAuthSys(xdr, credEnd))
+        // the AUTH_SYS fields must fill the body exactly: a length of 21..23 for 24 bytes of fields puts the
+        // last field in the opaque's padding, outside the credential
+        if (RpcMessage.AUTH_SYS == credFlavor && !decodeAuthSys(xdr, credStart + credLength))
         {
             return DENY_BADCRED;
         }
@@ -91,7 +94,7 @@ public final class RpcCallHeader
         return OK;
     }
 
-    private boolean decodeAuthSys(final XdrDecoder xdr, final int credEnd)
+    private boolean decodeAuthSys(final XdrDecoder xdr, final int bodyEnd)
     {
         final int bodyStart = xdr.position();
         try
@@ -110,7 +113,7 @@ public final class RpcCallHeader
                 gids[i] = xdr.getInt();
             }
             gidCount = count;
-            return xdr.position() == credEnd;
+            return xdr.position() == bodyEnd;
         }
         catch (final XdrException ex)
         {

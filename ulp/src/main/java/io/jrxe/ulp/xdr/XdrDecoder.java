@@ -34,7 +34,7 @@ public final class XdrDecoder
      */
     public XdrDecoder wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (offset < 0 || length < 0 || offset + length > buffer.capacity())
+        if (offset < 0 || length < 0 || length > buffer.capacity() - offset)
         {
             throw new XdrException("region " + offset + "+" + length + " outside a buffer of " + buffer.capacity());
         }
@@ -149,7 +149,7 @@ public final class XdrDecoder
         {
             throw new XdrException("opaque of " + (length & 0xFFFF_FFFFL) + " bytes, at most " + max + " allowed");
         }
-        if (Xdr.roundUp(length) > remaining())
+        if (length > remaining() - Xdr.pad(length)) // not roundUp(length) > remaining(): that wraps near 2^31
         {
             throw new XdrException("opaque of " + length + " bytes overruns the message (" + remaining() + " left)");
         }
@@ -164,6 +164,11 @@ public final class XdrDecoder
      */
     public int skipFixedOpaque(final int length)
     {
+        if (length < 0 || length > remaining() - Xdr.pad(length))
+        {
+            throw new XdrException("opaque of " + (length & 0xFFFF_FFFFL) + " bytes overruns the message (" +
+                remaining() + " left)");
+        }
         final int at = take(Xdr.roundUp(length));
         checkPad(at + length, Xdr.pad(length));
         return at;

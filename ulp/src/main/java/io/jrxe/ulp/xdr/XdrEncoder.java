@@ -32,7 +32,7 @@ public final class XdrEncoder
      */
     public XdrEncoder wrap(final MutableDirectBuffer buffer, final int offset, final int length)
     {
-        if (offset < 0 || length < 0 || offset + length > buffer.capacity())
+        if (offset < 0 || length < 0 || length > buffer.capacity() - offset)
         {
             throw new IllegalArgumentException("region " + offset + "+" + length + " outside a buffer of " +
                 buffer.capacity());
@@ -102,6 +102,27 @@ public final class XdrEncoder
     }
 
     /**
+     * Claim an opaque's body and padding.
+     *
+     * @param length bytes of the body
+     * @return absolute offset of the body
+     */
+    private int claimOpaque(final int length)
+    {
+        checkOpaqueLength(length);
+        return claim(Xdr.roundUp(length));
+    }
+
+    /** A negative length, or one whose padding does not fit (roundUp wraps past 2^31), is refused up front. */
+    private void checkOpaqueLength(final int length)
+    {
+        if (length < 0 || length > remaining() - Xdr.pad(length))
+        {
+            throw new XdrException("XDR encoder: opaque of " + length + " bytes, " + remaining() + " left", true);
+        }
+    }
+
+    /**
      * int, unsigned int or enum (RFC 4506 §4.1-4.3).
      *
      * @param value the value (an unsigned int as its 32 bits)
@@ -161,7 +182,7 @@ public final class XdrEncoder
      */
     public XdrEncoder putFixedOpaque(final DirectBuffer src, final int offset, final int length)
     {
-        final int at = claim(Xdr.roundUp(length));
+        final int at = claimOpaque(length);
         buffer.putBytes(at, src, offset, length);
         zeroPad(at + length, Xdr.pad(length));
         return this;
@@ -177,7 +198,7 @@ public final class XdrEncoder
      */
     public XdrEncoder putFixedOpaque(final byte[] src, final int offset, final int length)
     {
-        final int at = claim(Xdr.roundUp(length));
+        final int at = claimOpaque(length);
         buffer.putBytes(at, src, offset, length);
         zeroPad(at + length, Xdr.pad(length));
         return this;
@@ -193,6 +214,7 @@ public final class XdrEncoder
      */
     public XdrEncoder putOpaque(final DirectBuffer src, final int offset, final int length)
     {
+        checkOpaqueLength(length);
         putInt(length);
         return putFixedOpaque(src, offset, length);
     }
@@ -218,6 +240,7 @@ public final class XdrEncoder
      */
     public XdrEncoder putOpaque(final byte[] src, final int offset, final int length)
     {
+        checkOpaqueLength(length);
         putInt(length);
         return putFixedOpaque(src, offset, length);
     }
@@ -233,7 +256,7 @@ public final class XdrEncoder
     {
         final int length = value.length();
         putInt(length);
-        final int at = claim(Xdr.roundUp(length));
+        final int at = claimOpaque(length);
         for (int i = 0; i < length; i++)
         {
             final char c = value.charAt(i);
@@ -277,7 +300,7 @@ public final class XdrEncoder
      */
     public XdrEncoder putIntAt(final int at, final int value)
     {
-        if (at < start || at + Xdr.UNIT > position)
+        if (at < start || at > position - Xdr.UNIT)
         {
             throw new XdrException("int at " + at + " is not inside what was written", true);
         }
@@ -293,7 +316,7 @@ public final class XdrEncoder
      */
     public int skipWritten(final int length)
     {
-        final int at = claim(Xdr.roundUp(length));
+        final int at = claimOpaque(length);
         zeroPad(at + length, Xdr.pad(length));
         return at;
     }
