@@ -183,6 +183,28 @@ class RpcRdmaSeedApiTest
     }
 
     @Test
+    void closeTakesTheConnectionDownAndTheNextSendReconnects()
+    {
+        final RpcRdmaTransport t = start(new RpcRdmaClient.Context());
+        pair.connect();
+        t.close();
+        assertFalse(t.isConnected(), "xprt_rdma_close: the connection goes at once");
+        pair.runUntil(t::isDisconnected, SECOND, "the drain");
+        pair.runFor(200 * MS);
+        assertTrue(t.isDisconnected(), "and it stays down: nothing asked for a connection");
+        assertEquals(1, t.counters().get(RpcRdmaCounter.CONNECT_COUNT));
+        assertEquals(1, t.counters().get(RpcRdmaCounter.DISCONNECT_COUNT));
+
+        final RpcCall call = prepare(new RpcCall(), 4);
+        assertEquals(-Errno.ENOTCONN, t.sendRequest(call), "the next send reconnects (and is called again)");
+        pair.runUntil(t::isConnected, 10 * SECOND, "the reconnection");
+        assertEquals(0, t.sendRequest(call));
+        pair.runUntil(call::isDone, 10 * SECOND, "the reply");
+        assertEquals(4, call.results().getInt());
+        pair.client.release(call);
+    }
+
+    @Test
     void timerForcesADisconnectOnlyWhileConnected()
     {
         final RpcRdmaTransport t = start(new RpcRdmaClient.Context());
