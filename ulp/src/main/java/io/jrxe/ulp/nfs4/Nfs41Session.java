@@ -46,7 +46,7 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs41Options options;
     private final Nfs4ForeChannel channel;
     private final Nfs4CallbackProgram callback;
-    private final String[] export;
+    private final Nfs4PathWalker paths;
     private final byte[] openOwner;
     private final Nfs4ChannelAttrs fore = new Nfs4ChannelAttrs();
     private final Nfs4ChannelAttrs back = new Nfs4ChannelAttrs();
@@ -56,7 +56,6 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs4SessionRequests.Renew renew = new Nfs4SessionRequests.Renew();
     private final Nfs4SessionRequests.DestroySession destroySession = new Nfs4SessionRequests.DestroySession();
     private final Nfs4SessionRequests.DestroyClientId destroyClientId = new Nfs4SessionRequests.DestroyClientId();
-    private final Nfs4PathRequests.Lookup prefix = new Nfs4PathRequests.Lookup();
     private final Nfs4PathRequests.Lookup lookup = new Nfs4PathRequests.Lookup();
     private final Nfs4PathRequests.Open open = new Nfs4PathRequests.Open();
     private final Nfs4PathRequests.Close close = new Nfs4PathRequests.Close();
@@ -65,7 +64,6 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs4PathRequests.DelegReturn delegReturn = new Nfs4PathRequests.DelegReturn();
     private final Nfs4Delegations delegations = new Nfs4Delegations();
     private final Nfs4IoRequests.Commit commit = new Nfs4IoRequests.Commit();
-    private final Nfs4FileHandle walkStart = new Nfs4FileHandle();
     private final Nfs4FileHandle fileFh = new Nfs4FileHandle();
     private final Nfs4Stateid fileStateid = new Nfs4Stateid();
     private final Nfs4Attributes exportAttrs = new Nfs4Attributes();
@@ -92,7 +90,7 @@ public final class Nfs41Session implements AutoCloseable
         this.options = options;
         this.channel = new Nfs4ForeChannel(client, options);
         this.callback = callback;
-        this.export = Nfs4Path.components(options.exportPath());
+        this.paths = new Nfs4PathWalker(channel, Nfs4Path.components(options.exportPath()));
         final byte[] owner = options.ownerId();
         this.openOwner = java.util.Arrays.copyOf(owner, Math.min(owner.length, Nfs4.OPAQUE_LIMIT));
     }
@@ -160,6 +158,7 @@ public final class Nfs41Session implements AutoCloseable
             callback.bind(created.session(), back.maxRequests(), back.maxOperations(), delegations, channel.slots());
         }
         maxOps = Math.min(fore.maxOperations(), options.foreMaxOps());
+        paths.maxOperations(maxOps);
         if (maxOps < 5)
         {
             // SEQUENCE PUTFH OPEN GETFH GETATTR is the smallest COMPOUND this client sends
@@ -175,7 +174,8 @@ public final class Nfs41Session implements AutoCloseable
             Nfs4Attr.MAXWRITE);
         try
         {
-            walk(lookup, export, export.length, 2);
+            final String[] export = paths.export();
+            paths.walk(lookup, export, export.length, 2);
             channel.run(lookup);
         }
         finally
@@ -210,53 +210,14 @@ public final class Nfs41Session implements AutoCloseable
 
     // ---- paths ----------------------------------------------------------------------------------------------
 
-    private String[] resolve(final String path)
-    {
-        return Nfs4Path.join(export, Nfs4Path.components(path));
-    }
-
-    /**
-     * Set a request to walk components [0, end) of a path, after looking up a prefix first when the walk and the
-     * request's own operations would not fit in one COMPOUND.
-     */
-    private void walk(final Nfs4PathRequests.Walk request, final String[] path, final int end, final int ownOps)
-    {
-        final int room = maxOps - 2 - ownOps; // SEQUENCE and PUTROOTFH/PUTFH
-        walkStart.clear();
-        int at = 0;
-        while (end - at > room)
-        {
-            final int n = Math.min(end - at, maxOps - 4); // SEQUENCE PUT* LOOKUP.. GETFH GETATTR
-            prefix.walk(path, walkStart, at, at + n);
-            channel.run(prefix);
-            if (Nfs4.NF4DIR != prefix.attrs.type())
-            {
-                throw new Nfs4StatusException(Nfs4.OP_LOOKUP, Nfs4Status.NOTDIR, Nfs4Path.toString(path, at + n));
-            }
-            walkStart.copy(prefix.fh);
-            at += n;
-        }
-        request.walk(path, walkStart, at, end);
-    }
-
-    private String[] fileIn(final String path)
-    {
-        final String[] all = resolve(path);
-        if (all.length == export.length)
-        {
-            throw new IllegalArgumentException("a file name is needed, not the export itself: " + path);
-        }
-        return all;
-    }
-
     /**
      * @param path a path under the export ("" for the export)
      * @return its file handle (a new object)
      */
     public Nfs4FileHandle lookup(final String path)
     {
-        final String[] all = resolve(path);
-        walk(lookup, all, all.length, 2);
+        final String[] all = paths.resolve(path);
+        paths.walk(lookup, all, all.length, 2);
         channel.run(lookup);
         final Nfs4FileHandle fh = new Nfs4FileHandle().copy(lookup.fh);
         returnRecalledIfAny();
@@ -269,8 +230,8 @@ public final class Nfs41Session implements AutoCloseable
      */
     public Nfs4Attributes getattr(final String path)
     {
-        final String[] all = resolve(path);
-        walk(lookup, all, all.length, 2);
+        final String[] all = paths.resolve(path);
+        paths.walk(lookup, all, all.length, 2);
         channel.run(lookup);
         final Nfs4Attributes attrs = new Nfs4Attributes().copy(lookup.attrs);
         returnRecalledIfAny();
@@ -285,8 +246,8 @@ public final class Nfs41Session implements AutoCloseable
      */
     public List<Nfs4DirEntry> list(final String path)
     {
-        final String[] all = resolve(path);
-        walk(readdir, all, all.length, 2);
+        final String[] all = paths.resolve(path);
+        paths.walk(readdir, all, all.length, 2);
         readdir.entries.clear();
         readdir.cookie = 0;
         readdir.verifier = 0;
@@ -323,8 +284,8 @@ public final class Nfs41Session implements AutoCloseable
      */
     public void remove(final String path)
     {
-        final String[] all = fileIn(path);
-        walk(remove, all, all.length - 1, 1);
+        final String[] all = paths.fileIn(path);
+        paths.walk(remove, all, all.length - 1, 1);
         remove.name = all[all.length - 1];
         channel.run(remove);
         returnRecalledIfAny();
@@ -339,9 +300,9 @@ public final class Nfs41Session implements AutoCloseable
         final String path, final int access, final int want, final boolean create, final int createMode,
         final long size, final int mode)
     {
-        final String[] all = fileIn(path);
+        final String[] all = paths.fileIn(path);
         final Nfs4PathRequests.Open o = open;
-        walk(o, all, all.length - 1, 3);
+        paths.walk(o, all, all.length - 1, 3);
         o.name = all[all.length - 1];
         o.clientId = clientId;
         o.owner = openOwner;
