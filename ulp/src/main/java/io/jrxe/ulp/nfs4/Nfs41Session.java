@@ -47,13 +47,13 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs4ForeChannel channel;
     private final Nfs4CallbackProgram callback;
     private final Nfs4PathWalker paths;
+    private final Nfs4Lease lease;
     private final byte[] openOwner;
     private final Nfs4ChannelAttrs fore = new Nfs4ChannelAttrs();
     private final Nfs4ChannelAttrs back = new Nfs4ChannelAttrs();
     private final Nfs4SessionRequests.ExchangeId exchangeId = new Nfs4SessionRequests.ExchangeId();
     private final Nfs4SessionRequests.CreateSession createSession = new Nfs4SessionRequests.CreateSession();
     private final Nfs4SessionRequests.ReclaimComplete reclaimComplete = new Nfs4SessionRequests.ReclaimComplete();
-    private final Nfs4SessionRequests.Renew renew = new Nfs4SessionRequests.Renew();
     private final Nfs4SessionRequests.DestroySession destroySession = new Nfs4SessionRequests.DestroySession();
     private final Nfs4SessionRequests.DestroyClientId destroyClientId = new Nfs4SessionRequests.DestroyClientId();
     private final Nfs4PathRequests.Lookup lookup = new Nfs4PathRequests.Lookup();
@@ -70,7 +70,6 @@ public final class Nfs41Session implements AutoCloseable
     private Nfs4ReadPipeline reader;
     private Nfs4WritePipeline writer;
     private long clientId;
-    private int leaseSeconds;
     private int rsize;
     private int wsize;
     private int maxOps;
@@ -91,6 +90,7 @@ public final class Nfs41Session implements AutoCloseable
         this.channel = new Nfs4ForeChannel(client, options);
         this.callback = callback;
         this.paths = new Nfs4PathWalker(channel, Nfs4Path.components(options.exportPath()));
+        this.lease = new Nfs4Lease(channel, options);
         final byte[] owner = options.ownerId();
         this.openOwner = java.util.Arrays.copyOf(owner, Math.min(owner.length, Nfs4.OPAQUE_LIMIT));
     }
@@ -187,7 +187,7 @@ public final class Nfs41Session implements AutoCloseable
         {
             throw new Nfs4Exception("export " + options.exportPath() + " is not a directory");
         }
-        leaseSeconds = exportAttrs.has(Nfs4Attr.LEASE_TIME) ? exportAttrs.leaseTime() : 90;
+        lease.seconds(exportAttrs.has(Nfs4Attr.LEASE_TIME) ? exportAttrs.leaseTime() : 90);
         if (exportAttrs.has(Nfs4Attr.MAXREAD) && exportAttrs.maxRead() > 0)
         {
             rsize = (int)Math.min(rsize, exportAttrs.maxRead());
@@ -683,7 +683,7 @@ public final class Nfs41Session implements AutoCloseable
     /** Send a SEQUENCE alone: it renews the lease (RFC 8881 §8.3) and refreshes {@link #statusFlags()}. */
     public void renewLease()
     {
-        channel.run(renew);
+        lease.renew();
         returnRecalledIfAny();
     }
 
@@ -695,7 +695,7 @@ public final class Nfs41Session implements AutoCloseable
      */
     public boolean renewIfDue()
     {
-        if (nanosSinceRenewal() >= leaseSeconds * 500_000_000L)
+        if (lease.due())
         {
             renewLease();
             return true;
@@ -706,7 +706,7 @@ public final class Nfs41Session implements AutoCloseable
     /** @return nanoseconds since the last successful SEQUENCE */
     public long nanosSinceRenewal()
     {
-        return options.clock().nanoTime() - channel.lastSequenceNs();
+        return lease.nanosSinceRenewal();
     }
 
     // ---- shutdown -------------------------------------------------------------------------------------------
@@ -819,7 +819,7 @@ public final class Nfs41Session implements AutoCloseable
     /** @return the server's lease_time in seconds */
     public int leaseSeconds()
     {
-        return leaseSeconds;
+        return lease.seconds();
     }
 
     /** @return bytes per READ */

@@ -11,6 +11,7 @@
  *     │     ├── Nfs4CompoundEncoder   COMPOUND4args, one method per operation, summing the reply limit
  *     │     └── Nfs4CompoundDecoder   COMPOUND4res, result by result, errors as Nfs4StatusException
  *     ├── Nfs4PathWalker     paths under the export: LOOKUP walks, a prefix first when they outgrow a COMPOUND
+ *     ├── Nfs4Lease          the lease: a SEQUENCE alone once half of it passed since the last
  *     ├── requests           Nfs4Request: Nfs4SessionRequests, Nfs4PathRequests, Nfs4IoRequests
  *     ├── pipelines          Nfs4ReadPipeline, Nfs4WritePipeline: READ/WRITE with DDP payloads, in flight together
  *     └── Nfs4Delegations    the delegations kept after CLOSE (stateid, fh, path, type), marked when recalled
