@@ -1,8 +1,6 @@
 package io.jrxe.ulp.nfs4;
 
 import io.jrxe.ulp.sunrpc.RpcClient;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -48,6 +46,7 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs4CallbackProgram callback;
     private final Nfs4PathWalker paths;
     private final Nfs4Lease lease;
+    private final Nfs4DelegationKeeper delegations;
     private final byte[] openOwner;
     private final Nfs4ChannelAttrs fore = new Nfs4ChannelAttrs();
     private final Nfs4ChannelAttrs back = new Nfs4ChannelAttrs();
@@ -61,8 +60,6 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs4PathRequests.Close close = new Nfs4PathRequests.Close();
     private final Nfs4PathRequests.Remove remove = new Nfs4PathRequests.Remove();
     private final Nfs4PathRequests.Readdir readdir = new Nfs4PathRequests.Readdir();
-    private final Nfs4PathRequests.DelegReturn delegReturn = new Nfs4PathRequests.DelegReturn();
-    private final Nfs4Delegations delegations = new Nfs4Delegations();
     private final Nfs4IoRequests.Commit commit = new Nfs4IoRequests.Commit();
     private final Nfs4FileHandle fileFh = new Nfs4FileHandle();
     private final Nfs4Stateid fileStateid = new Nfs4Stateid();
@@ -78,11 +75,6 @@ public final class Nfs41Session implements AutoCloseable
     private boolean clientUp;
     private boolean closed;
     private long rewrites;
-    private long delegationsGranted;
-    private long delegationsReturned;
-    private long delegationsLost;
-    private long recallsReturned;
-    private long recallsReported;
 
     private Nfs41Session(final RpcClient client, final Nfs4CallbackProgram callback, final Nfs41Options options)
     {
@@ -91,6 +83,7 @@ public final class Nfs41Session implements AutoCloseable
         this.callback = callback;
         this.paths = new Nfs4PathWalker(channel, Nfs4Path.components(options.exportPath()));
         this.lease = new Nfs4Lease(channel, options);
+        this.delegations = new Nfs4DelegationKeeper(channel, options, lease);
         final byte[] owner = options.ownerId();
         this.openOwner = java.util.Arrays.copyOf(owner, Math.min(owner.length, Nfs4.OPAQUE_LIMIT));
     }
@@ -153,9 +146,11 @@ public final class Nfs41Session implements AutoCloseable
         channel.open(created.session(), fore.maxRequests());
         sessionUp = true;
         backChannelBound = null != callback && 0 != (created.flags() & Nfs4.CREATE_SESSION4_FLAG_CONN_BACK_CHAN);
+        delegations.recallable(backChannelBound);
         if (null != callback)
         {
-            callback.bind(created.session(), back.maxRequests(), back.maxOperations(), delegations, channel.slots());
+            callback.bind(created.session(), back.maxRequests(), back.maxOperations(), delegations.table(),
+                channel.slots());
         }
         maxOps = Math.min(fore.maxOperations(), options.foreMaxOps());
         paths.maxOperations(maxOps);
@@ -220,7 +215,7 @@ public final class Nfs41Session implements AutoCloseable
         paths.walk(lookup, all, all.length, 2);
         channel.run(lookup);
         final Nfs4FileHandle fh = new Nfs4FileHandle().copy(lookup.fh);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
         return fh;
     }
 
@@ -234,7 +229,7 @@ public final class Nfs41Session implements AutoCloseable
         paths.walk(lookup, all, all.length, 2);
         channel.run(lookup);
         final Nfs4Attributes attrs = new Nfs4Attributes().copy(lookup.attrs);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
         return attrs;
     }
 
@@ -259,7 +254,7 @@ public final class Nfs41Session implements AutoCloseable
         }
         final List<Nfs4DirEntry> out = new ArrayList<>(readdir.entries);
         readdir.entries.clear();
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
         return out;
     }
 
@@ -276,7 +271,7 @@ public final class Nfs41Session implements AutoCloseable
         openFile(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true,
             exclusive ? Nfs4.GUARDED4 : Nfs4.UNCHECKED4, -1, mode);
         closeFile(null);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
     }
 
     /**
@@ -288,7 +283,7 @@ public final class Nfs41Session implements AutoCloseable
         paths.walk(remove, all, all.length - 1, 1);
         remove.name = all[all.length - 1];
         channel.run(remove);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
     }
 
     /**
@@ -313,15 +308,15 @@ public final class Nfs41Session implements AutoCloseable
         o.createSize = size;
         o.createModeBits = mode;
         final String what = Nfs4Path.toString(all, all.length);
-        delegations.openStarted();
+        delegations.table().openStarted();
         try
         {
             channel.run(o);
-            close.returnDelegation = o.result.hasDelegation() && !keepDelegation(o, what);
+            close.returnDelegation = o.result.hasDelegation() && !delegations.keep(o, what);
         }
         finally
         {
-            delegations.openEnded(); // a recall of what this OPEN granted is found in the table from now on
+            delegations.table().openEnded(); // a recall of what this OPEN granted is found in the table from now on
         }
         fileFh.copy(o.fh);
         fileStateid.copy(o.result.stateid());
@@ -331,27 +326,6 @@ public final class Nfs41Session implements AutoCloseable
         close.what = what;
     }
 
-    /**
-     * A delegation came with an OPEN: keep it in the table (RFC 8881 §10.2: it lasts until returned or recalled).
-     *
-     * @return false when it cannot be kept (no back channel to recall it by, or the table is full): it goes back
-     *         with the CLOSE
-     */
-    private boolean keepDelegation(final Nfs4PathRequests.Open o, final String what)
-    {
-        final Nfs4Stateid granted = o.result.delegationStateid();
-        final boolean held = delegations.indexOf(granted) >= 0;
-        if (!held)
-        {
-            delegationsGranted++;
-            if (!backChannelBound)
-            {
-                return false;
-            }
-        }
-        return delegations.add(granted, o.fh, what, o.result.delegationType()) >= 0;
-    }
-
     private void closeFile(final Throwable failure)
     {
         try
@@ -359,7 +333,7 @@ public final class Nfs41Session implements AutoCloseable
             channel.run(close);
             if (close.returnDelegation)
             {
-                delegationsReturned++;
+                delegations.returnedWithClose();
             }
         }
         catch (final RuntimeException ex)
@@ -422,7 +396,7 @@ public final class Nfs41Session implements AutoCloseable
             throw ex;
         }
         closeFile(null);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
         return n;
     }
 
@@ -475,7 +449,7 @@ public final class Nfs41Session implements AutoCloseable
             throw ex;
         }
         closeFile(null);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
         return n;
     }
 
@@ -510,7 +484,7 @@ public final class Nfs41Session implements AutoCloseable
     public void run(final Nfs4Request request)
     {
         channel.run(request);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
     }
 
     // ---- delegations ----------------------------------------------------------------------------------------
@@ -536,9 +510,10 @@ public final class Nfs41Session implements AutoCloseable
         }
         openFile(path, Nfs4.SHARE_ACCESS_READ, Nfs4.SHARE_ACCESS_WANT_READ_DELEG, false, 0, -1, -1);
         closeFile(null);
-        final int held = delegations.find(fileFh);
-        final int type = held >= 0 ? delegations.type(held) : Nfs4.OPEN_DELEGATE_NONE;
-        returnRecalledIfAny();
+        final Nfs4Delegations table = delegations.table();
+        final int held = table.find(fileFh);
+        final int type = held >= 0 ? table.type(held) : Nfs4.OPEN_DELEGATE_NONE;
+        delegations.returnRecalledIfAny();
         return type;
     }
 
@@ -555,29 +530,7 @@ public final class Nfs41Session implements AutoCloseable
      */
     public boolean awaitRecall(final long timeoutNs)
     {
-        final NanoClock clock = options.clock();
-        final IdleStrategy idle = options.idle();
-        final RpcClient client = channel.client();
-        final long deadline = clock.nanoTime() + timeoutNs;
-        idle.reset();
-        while (true)
-        {
-            returnRecalledIfAny();
-            if (recallsReturned != recallsReported)
-            {
-                recallsReported = recallsReturned;
-                return true;
-            }
-            if (0 == delegations.size() || clock.nanoTime() - deadline >= 0)
-            {
-                return false;
-            }
-            if (renewIfDue())
-            {
-                continue; // its COMPOUND drove the client: look again before idling
-            }
-            idle.idle(client.progress());
-        }
+        return delegations.awaitRecall(timeoutNs);
     }
 
     /**
@@ -592,90 +545,7 @@ public final class Nfs41Session implements AutoCloseable
      */
     public int returnRecalled()
     {
-        int answered = 0;
-        for (int i = delegations.nextRecalled(0); i >= 0; i = delegations.nextRecalled(0))
-        {
-            returnDelegation(i);
-            recallsReturned++;
-            answered++;
-        }
-        return answered;
-    }
-
-    private void returnRecalledIfAny()
-    {
-        if (delegations.recalled() > 0)
-        {
-            returnRecalled();
-        }
-    }
-
-    /** DELEGRETURN of an entry; the entry is dropped once the server answered (NFS4_OK or that it is gone). */
-    private void returnDelegation(final int i)
-    {
-        final Nfs4PathRequests.DelegReturn d = delegReturn;
-        d.fh.copy(delegations.fh(i));
-        d.stateid.copy(delegations.stateid(i));
-        d.what = delegations.path(i);
-        try
-        {
-            channel.run(d);
-            delegationsReturned++;
-        }
-        catch (final Nfs4StatusException ex)
-        {
-            if (!gone(ex.status()))
-            {
-                throw ex;
-            }
-            delegationsLost++;
-        }
-        delegations.remove(i);
-    }
-
-    /** @return true when a DELEGRETURN's status says the server has no such delegation (any more) */
-    private static boolean gone(final int status)
-    {
-        return Nfs4Status.BAD_STATEID == status || Nfs4Status.DELEG_REVOKED == status ||
-            Nfs4Status.ADMIN_REVOKED == status || Nfs4Status.EXPIRED == status || Nfs4Status.STALE == status;
-    }
-
-    /**
-     * Return every delegation held (at close): each is tried and dropped, the first failure is thrown after the
-     * others; after a failure that is not an NFS status (the RPC failed: the connection is gone) the rest are only
-     * dropped.
-     */
-    private void returnAll()
-    {
-        RuntimeException failure = null;
-        for (int i = delegations.next(0); i >= 0; i = delegations.next(i + 1))
-        {
-            if (null != failure && !(failure instanceof Nfs4StatusException))
-            {
-                delegations.remove(i);
-                continue;
-            }
-            try
-            {
-                returnDelegation(i);
-            }
-            catch (final RuntimeException ex)
-            {
-                delegations.remove(i);
-                if (null == failure)
-                {
-                    failure = ex;
-                }
-                else
-                {
-                    failure.addSuppressed(ex);
-                }
-            }
-        }
-        if (null != failure)
-        {
-            throw failure;
-        }
+        return delegations.returnRecalled();
     }
 
     // ---- lease ----------------------------------------------------------------------------------------------
@@ -684,7 +554,7 @@ public final class Nfs41Session implements AutoCloseable
     public void renewLease()
     {
         lease.renew();
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
     }
 
     /**
@@ -730,7 +600,7 @@ public final class Nfs41Session implements AutoCloseable
         {
             try
             {
-                returnAll();
+                delegations.returnAll();
             }
             catch (final RuntimeException ex)
             {
@@ -915,31 +785,31 @@ public final class Nfs41Session implements AutoCloseable
     /** @return delegations held now (recalled ones not yet returned included) */
     public int delegationsHeld()
     {
-        return delegations.size();
+        return delegations.held();
     }
 
     /** @return delegations OPEN granted (each counted once, however often it was granted again) */
     public long delegationsGranted()
     {
-        return delegationsGranted;
+        return delegations.granted();
     }
 
     /** @return DELEGRETURNs answered NFS4_OK: with a CLOSE, on recall, at close */
     public long delegationsReturned()
     {
-        return delegationsReturned;
+        return delegations.returned();
     }
 
     /** @return delegations dropped because the server said it no longer had them (revoked, expired, stale) */
     public long delegationsLost()
     {
-        return delegationsLost;
+        return delegations.lost();
     }
 
     /** @return recalled delegations returned (DELEGRETURN answered) */
     public long recallsReturned()
     {
-        return recallsReturned;
+        return delegations.recallsReturned();
     }
 
     /** @return why_no_delegation4 of the last OPEN (WND4_*, with OPEN_DELEGATE_NONE_EXT), or -1 */
