@@ -47,7 +47,8 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs4PathWalker paths;
     private final Nfs4Lease lease;
     private final Nfs4DelegationKeeper delegations;
-    private final byte[] openOwner;
+    private final Nfs4OpenFile file;
+    private final Nfs4FileTransfer transfer;
     private final Nfs4ChannelAttrs fore = new Nfs4ChannelAttrs();
     private final Nfs4ChannelAttrs back = new Nfs4ChannelAttrs();
     private final Nfs4SessionRequests.ExchangeId exchangeId = new Nfs4SessionRequests.ExchangeId();
@@ -56,16 +57,9 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs4SessionRequests.DestroySession destroySession = new Nfs4SessionRequests.DestroySession();
     private final Nfs4SessionRequests.DestroyClientId destroyClientId = new Nfs4SessionRequests.DestroyClientId();
     private final Nfs4PathRequests.Lookup lookup = new Nfs4PathRequests.Lookup();
-    private final Nfs4PathRequests.Open open = new Nfs4PathRequests.Open();
-    private final Nfs4PathRequests.Close close = new Nfs4PathRequests.Close();
     private final Nfs4PathRequests.Remove remove = new Nfs4PathRequests.Remove();
     private final Nfs4PathRequests.Readdir readdir = new Nfs4PathRequests.Readdir();
-    private final Nfs4IoRequests.Commit commit = new Nfs4IoRequests.Commit();
-    private final Nfs4FileHandle fileFh = new Nfs4FileHandle();
-    private final Nfs4Stateid fileStateid = new Nfs4Stateid();
     private final Nfs4Attributes exportAttrs = new Nfs4Attributes();
-    private Nfs4ReadPipeline reader;
-    private Nfs4WritePipeline writer;
     private long clientId;
     private int rsize;
     private int wsize;
@@ -74,7 +68,6 @@ public final class Nfs41Session implements AutoCloseable
     private boolean sessionUp;
     private boolean clientUp;
     private boolean closed;
-    private long rewrites;
 
     private Nfs41Session(final RpcClient client, final Nfs4CallbackProgram callback, final Nfs41Options options)
     {
@@ -84,8 +77,8 @@ public final class Nfs41Session implements AutoCloseable
         this.paths = new Nfs4PathWalker(channel, Nfs4Path.components(options.exportPath()));
         this.lease = new Nfs4Lease(channel, options);
         this.delegations = new Nfs4DelegationKeeper(channel, options, lease);
-        final byte[] owner = options.ownerId();
-        this.openOwner = java.util.Arrays.copyOf(owner, Math.min(owner.length, Nfs4.OPAQUE_LIMIT));
+        this.file = new Nfs4OpenFile(channel, paths, delegations, options);
+        this.transfer = new Nfs4FileTransfer(channel, options, file);
     }
 
     /**
@@ -126,6 +119,7 @@ public final class Nfs41Session implements AutoCloseable
         exchangeId.ownerId = options.ownerId();
         channel.runAlone(exchangeId);
         clientId = exchangeId.result.clientId();
+        file.clientId(clientId);
         clientUp = true;
 
         final Nfs4SessionRequests.CreateSession cs = createSession;
@@ -195,6 +189,7 @@ public final class Nfs41Session implements AutoCloseable
         {
             throw new Nfs4Exception("the session allows READs of " + rsize + " and WRITEs of " + wsize + " bytes");
         }
+        transfer.sizes(rsize, wsize);
     }
 
     private static void copy(final Nfs4ChannelAttrs from, final Nfs4ChannelAttrs to)
@@ -268,9 +263,9 @@ public final class Nfs41Session implements AutoCloseable
      */
     public void create(final String path, final int mode, final boolean exclusive)
     {
-        openFile(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true,
+        file.open(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true,
             exclusive ? Nfs4.GUARDED4 : Nfs4.UNCHECKED4, -1, mode);
-        closeFile(null);
+        file.close(null);
         delegations.returnRecalledIfAny();
     }
 
@@ -284,66 +279,6 @@ public final class Nfs41Session implements AutoCloseable
         remove.name = all[all.length - 1];
         channel.run(remove);
         delegations.returnRecalledIfAny();
-    }
-
-    /**
-     * OPEN a file; a delegation that comes with it is kept in the table, or set to go back with the CLOSE.
-     *
-     * @param want the OPEN4_SHARE_ACCESS_WANT_* bits
-     */
-    private void openFile(
-        final String path, final int access, final int want, final boolean create, final int createMode,
-        final long size, final int mode)
-    {
-        final String[] all = paths.fileIn(path);
-        final Nfs4PathRequests.Open o = open;
-        paths.walk(o, all, all.length - 1, 3);
-        o.name = all[all.length - 1];
-        o.clientId = clientId;
-        o.owner = openOwner;
-        o.shareAccess = access | want;
-        o.shareDeny = Nfs4.SHARE_DENY_NONE;
-        o.create = create;
-        o.createMode = createMode;
-        o.createSize = size;
-        o.createModeBits = mode;
-        final String what = Nfs4Path.toString(all, all.length);
-        delegations.table().openStarted();
-        try
-        {
-            channel.run(o);
-            close.returnDelegation = o.result.hasDelegation() && !delegations.keep(o, what);
-        }
-        finally
-        {
-            delegations.table().openEnded(); // a recall of what this OPEN granted is found in the table from now on
-        }
-        fileFh.copy(o.fh);
-        fileStateid.copy(o.result.stateid());
-        close.fh.copy(o.fh);
-        close.stateid.copy(o.result.stateid());
-        close.delegation.copy(o.result.delegationStateid());
-        close.what = what;
-    }
-
-    private void closeFile(final Throwable failure)
-    {
-        try
-        {
-            channel.run(close);
-            if (close.returnDelegation)
-            {
-                delegations.returnedWithClose();
-            }
-        }
-        catch (final RuntimeException ex)
-        {
-            if (null == failure)
-            {
-                throw ex;
-            }
-            failure.addSuppressed(ex);
-        }
     }
 
     // ---- data -----------------------------------------------------------------------------------------------
@@ -380,22 +315,7 @@ public final class Nfs41Session implements AutoCloseable
     private long read(final String path, final FileChannel channelOut, final OutputStream streamOut,
         final Nfs4Progress progress) throws IOException
     {
-        openFile(path, Nfs4.SHARE_ACCESS_READ, options.wantDelegation(), false, 0, -1, -1);
-        final long size = open.attrs.size();
-        final Nfs4ReadPipeline pipeline = reader();
-        final Nfs4Progress told = null == progress ? Nfs4Progress.NONE : progress;
-        long n = 0;
-        try
-        {
-            n = null != channelOut ? pipeline.read(fileFh, fileStateid, size, channelOut, told) :
-                pipeline.read(fileFh, fileStateid, size, streamOut, told);
-        }
-        catch (final RuntimeException | IOException ex)
-        {
-            closeFile(ex);
-            throw ex;
-        }
-        closeFile(null);
+        final long n = transfer.read(path, channelOut, streamOut, progress);
         delegations.returnRecalledIfAny();
         return n;
     }
@@ -415,65 +335,14 @@ public final class Nfs41Session implements AutoCloseable
     public long write(final FileChannel in, final String path, final int mode, final Nfs4Progress progress)
         throws IOException
     {
-        final long size = in.size();
-        openFile(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true, Nfs4.UNCHECKED4, 0, mode);
-        final Nfs4WritePipeline pipeline = writer();
-        final Nfs4Progress told = null == progress ? Nfs4Progress.NONE : progress;
-        long n = 0;
-        try
-        {
-            for (int attempt = 1; ; attempt++)
-            {
-                n = pipeline.write(fileFh, fileStateid, in, size, options.stableHow(), told);
-                if (!pipeline.needCommit())
-                {
-                    break;
-                }
-                commit.fh = fileFh;
-                channel.run(commit);
-                if (!pipeline.verifierChanged() && commit.verifier == pipeline.verifier())
-                {
-                    break;
-                }
-                if (attempt == 2)
-                {
-                    throw new Nfs4Exception("WRITE of " + path + ": the write verifier changed again while it was " +
-                        "written a second time (is the server restarting?)");
-                }
-                rewrites++;
-            }
-        }
-        catch (final RuntimeException | IOException ex)
-        {
-            closeFile(ex);
-            throw ex;
-        }
-        closeFile(null);
+        final long n = transfer.write(in, path, mode, progress);
         delegations.returnRecalledIfAny();
         return n;
     }
 
     Nfs4ReadPipeline reader()
     {
-        if (null == reader)
-        {
-            reader = new Nfs4ReadPipeline(channel, options, depth(), rsize);
-        }
-        return reader;
-    }
-
-    private Nfs4WritePipeline writer()
-    {
-        if (null == writer)
-        {
-            writer = new Nfs4WritePipeline(channel, options, depth(), wsize);
-        }
-        return writer;
-    }
-
-    private int depth()
-    {
-        return Math.max(1, Math.min(options.outstanding(), channel.slots().capacity()));
+        return transfer.reader();
     }
 
     /**
@@ -508,10 +377,10 @@ public final class Nfs41Session implements AutoCloseable
         {
             throw new IllegalStateException("no back channel: a delegation could not be recalled");
         }
-        openFile(path, Nfs4.SHARE_ACCESS_READ, Nfs4.SHARE_ACCESS_WANT_READ_DELEG, false, 0, -1, -1);
-        closeFile(null);
+        file.open(path, Nfs4.SHARE_ACCESS_READ, Nfs4.SHARE_ACCESS_WANT_READ_DELEG, false, 0, -1, -1);
+        file.close(null);
         final Nfs4Delegations table = delegations.table();
-        final int held = table.find(fileFh);
+        final int held = table.find(file.fh());
         final int type = held >= 0 ? table.type(held) : Nfs4.OPEN_DELEGATE_NONE;
         delegations.returnRecalledIfAny();
         return type;
@@ -779,7 +648,7 @@ public final class Nfs41Session implements AutoCloseable
     /** @return files written a second time because the write verifier changed */
     public long rewrites()
     {
-        return rewrites;
+        return transfer.rewrites();
     }
 
     /** @return delegations held now (recalled ones not yet returned included) */
@@ -815,6 +684,6 @@ public final class Nfs41Session implements AutoCloseable
     /** @return why_no_delegation4 of the last OPEN (WND4_*, with OPEN_DELEGATE_NONE_EXT), or -1 */
     public int whyNoDelegation()
     {
-        return open.result.whyNoDelegation();
+        return file.whyNoDelegation();
     }
 }
