@@ -35,6 +35,11 @@ import java.util.List;
  * </pre>
  * NFS4ERR_DELAY and NFS4ERR_GRACE are retried within {@link Nfs41Options#retryLimitNs()}; any other error
  * surfaces as an {@link Nfs4StatusException} naming the operation, the status and the path.
+ * <p>
+ * The session itself connects and closes, and hands the rest to package-private collaborators on the same fore
+ * channel ({@code Nfs4ForeChannel}): {@code Nfs4PathWalker} (paths), {@code Nfs4OpenFile} and
+ * {@code Nfs4FileTransfer} (OPEN / CLOSE, whole-file READ and WRITE), {@code Nfs4DelegationKeeper} (delegations
+ * kept, recalled, returned) and {@code Nfs4Lease} (renewal).
  */
 public final class Nfs41Session implements AutoCloseable
 {
