@@ -126,7 +126,15 @@ public final class Nfs41Session implements AutoCloseable
         clientId = exchangeId.result.clientId();
         file.clientId(clientId);
         clientUp = true;
+        createSession();
+        channel.run(reclaimComplete);
+        lookUpExport();
+        transfer.sizes(rsize, wsize);
+    }
 
+    /** CREATE_SESSION: the channels granted, the callback service bound, the sizes the session allows. */
+    private void createSession()
+    {
         final Nfs4SessionRequests.CreateSession cs = createSession;
         cs.clientId = clientId;
         cs.sequence = exchangeId.result.sequenceId();
@@ -161,9 +169,11 @@ public final class Nfs41Session implements AutoCloseable
         }
         rsize = Math.min(options.rsize(), fore.maxResponseSize() - IO_OVERHEAD);
         wsize = Math.min(options.wsize(), fore.maxRequestSize() - IO_OVERHEAD);
+    }
 
-        channel.run(reclaimComplete);
-
+    /** The export's handle and attributes: a directory, its lease_time, maxread and maxwrite. */
+    private void lookUpExport()
+    {
         lookup.attrMask = Nfs4PathRequests.FILE_ATTRS | Nfs4Attr.mask(Nfs4Attr.LEASE_TIME, Nfs4Attr.MAXREAD,
             Nfs4Attr.MAXWRITE);
         try
@@ -194,7 +204,6 @@ public final class Nfs41Session implements AutoCloseable
         {
             throw new Nfs4Exception("the session allows READs of " + rsize + " and WRITEs of " + wsize + " bytes");
         }
-        transfer.sizes(rsize, wsize);
     }
 
     private static void copy(final Nfs4ChannelAttrs from, final Nfs4ChannelAttrs to)
@@ -472,35 +481,7 @@ public final class Nfs41Session implements AutoCloseable
         RuntimeException failure = null;
         if (sessionUp)
         {
-            try
-            {
-                delegations.returnAll();
-            }
-            catch (final RuntimeException ex)
-            {
-                failure = ex;
-            }
-            try
-            {
-                destroySession.session.copy(channel.session());
-                channel.runAlone(destroySession);
-            }
-            catch (final RuntimeException ex)
-            {
-                if (null == failure)
-                {
-                    failure = ex;
-                }
-                else
-                {
-                    failure.addSuppressed(ex);
-                }
-            }
-            sessionUp = false;
-            if (null != callback)
-            {
-                callback.unbind();
-            }
+            failure = endSession();
         }
         if (clientUp)
         {
@@ -511,14 +492,7 @@ public final class Nfs41Session implements AutoCloseable
             }
             catch (final RuntimeException ex)
             {
-                if (null == failure)
-                {
-                    failure = ex;
-                }
-                else
-                {
-                    failure.addSuppressed(ex);
-                }
+                failure = firstOf(failure, ex);
             }
             clientUp = false;
         }
@@ -526,6 +500,50 @@ public final class Nfs41Session implements AutoCloseable
         {
             throw failure;
         }
+    }
+
+    /**
+     * DELEGRETURN of every delegation held, then DESTROY_SESSION; the callback service is unbound either way.
+     *
+     * @return the first failure, later ones suppressed in it, or null
+     */
+    private RuntimeException endSession()
+    {
+        RuntimeException failure = null;
+        try
+        {
+            delegations.returnAll();
+        }
+        catch (final RuntimeException ex)
+        {
+            failure = ex;
+        }
+        try
+        {
+            destroySession.session.copy(channel.session());
+            channel.runAlone(destroySession);
+        }
+        catch (final RuntimeException ex)
+        {
+            failure = firstOf(failure, ex);
+        }
+        sessionUp = false;
+        if (null != callback)
+        {
+            callback.unbind();
+        }
+        return failure;
+    }
+
+    /** @return the failure so far, with another suppressed in it; or the other when there was none */
+    private static RuntimeException firstOf(final RuntimeException failure, final RuntimeException ex)
+    {
+        if (null == failure)
+        {
+            return ex;
+        }
+        failure.addSuppressed(ex);
+        return failure;
     }
 
     // ---- state ----------------------------------------------------------------------------------------------
