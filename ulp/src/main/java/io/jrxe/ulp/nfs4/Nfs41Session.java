@@ -1,8 +1,6 @@
 package io.jrxe.ulp.nfs4;
 
 import io.jrxe.ulp.sunrpc.RpcClient;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,6 +35,11 @@ import java.util.List;
  * </pre>
  * NFS4ERR_DELAY and NFS4ERR_GRACE are retried within {@link Nfs41Options#retryLimitNs()}; any other error
  * surfaces as an {@link Nfs4StatusException} naming the operation, the status and the path.
+ * <p>
+ * The session itself connects and closes, and hands the rest to package-private collaborators on the same fore
+ * channel ({@code Nfs4ForeChannel}): {@code Nfs4PathWalker} (paths), {@code Nfs4OpenFile} and
+ * {@code Nfs4FileTransfer} (OPEN / CLOSE, whole-file READ and WRITE), {@code Nfs4DelegationKeeper} (delegations
+ * kept, recalled, returned) and {@code Nfs4Lease} (renewal).
  */
 public final class Nfs41Session implements AutoCloseable
 {
@@ -46,33 +49,23 @@ public final class Nfs41Session implements AutoCloseable
     private final Nfs41Options options;
     private final Nfs4ForeChannel channel;
     private final Nfs4CallbackProgram callback;
-    private final String[] export;
-    private final byte[] openOwner;
+    private final Nfs4PathWalker paths;
+    private final Nfs4Lease lease;
+    private final Nfs4DelegationKeeper delegations;
+    private final Nfs4OpenFile file;
+    private final Nfs4FileTransfer transfer;
     private final Nfs4ChannelAttrs fore = new Nfs4ChannelAttrs();
     private final Nfs4ChannelAttrs back = new Nfs4ChannelAttrs();
     private final Nfs4SessionRequests.ExchangeId exchangeId = new Nfs4SessionRequests.ExchangeId();
     private final Nfs4SessionRequests.CreateSession createSession = new Nfs4SessionRequests.CreateSession();
     private final Nfs4SessionRequests.ReclaimComplete reclaimComplete = new Nfs4SessionRequests.ReclaimComplete();
-    private final Nfs4SessionRequests.Renew renew = new Nfs4SessionRequests.Renew();
     private final Nfs4SessionRequests.DestroySession destroySession = new Nfs4SessionRequests.DestroySession();
     private final Nfs4SessionRequests.DestroyClientId destroyClientId = new Nfs4SessionRequests.DestroyClientId();
-    private final Nfs4PathRequests.Lookup prefix = new Nfs4PathRequests.Lookup();
     private final Nfs4PathRequests.Lookup lookup = new Nfs4PathRequests.Lookup();
-    private final Nfs4PathRequests.Open open = new Nfs4PathRequests.Open();
-    private final Nfs4PathRequests.Close close = new Nfs4PathRequests.Close();
     private final Nfs4PathRequests.Remove remove = new Nfs4PathRequests.Remove();
     private final Nfs4PathRequests.Readdir readdir = new Nfs4PathRequests.Readdir();
-    private final Nfs4PathRequests.DelegReturn delegReturn = new Nfs4PathRequests.DelegReturn();
-    private final Nfs4Delegations delegations = new Nfs4Delegations();
-    private final Nfs4IoRequests.Commit commit = new Nfs4IoRequests.Commit();
-    private final Nfs4FileHandle walkStart = new Nfs4FileHandle();
-    private final Nfs4FileHandle fileFh = new Nfs4FileHandle();
-    private final Nfs4Stateid fileStateid = new Nfs4Stateid();
     private final Nfs4Attributes exportAttrs = new Nfs4Attributes();
-    private Nfs4ReadPipeline reader;
-    private Nfs4WritePipeline writer;
     private long clientId;
-    private int leaseSeconds;
     private int rsize;
     private int wsize;
     private int maxOps;
@@ -80,21 +73,17 @@ public final class Nfs41Session implements AutoCloseable
     private boolean sessionUp;
     private boolean clientUp;
     private boolean closed;
-    private long rewrites;
-    private long delegationsGranted;
-    private long delegationsReturned;
-    private long delegationsLost;
-    private long recallsReturned;
-    private long recallsReported;
 
     private Nfs41Session(final RpcClient client, final Nfs4CallbackProgram callback, final Nfs41Options options)
     {
         this.options = options;
         this.channel = new Nfs4ForeChannel(client, options);
         this.callback = callback;
-        this.export = Nfs4Path.components(options.exportPath());
-        final byte[] owner = options.ownerId();
-        this.openOwner = java.util.Arrays.copyOf(owner, Math.min(owner.length, Nfs4.OPAQUE_LIMIT));
+        this.paths = new Nfs4PathWalker(channel, Nfs4Path.components(options.exportPath()));
+        this.lease = new Nfs4Lease(channel, options);
+        this.delegations = new Nfs4DelegationKeeper(channel, options, lease);
+        this.file = new Nfs4OpenFile(channel, paths, delegations, options);
+        this.transfer = new Nfs4FileTransfer(channel, options, file);
     }
 
     /**
@@ -135,8 +124,17 @@ public final class Nfs41Session implements AutoCloseable
         exchangeId.ownerId = options.ownerId();
         channel.runAlone(exchangeId);
         clientId = exchangeId.result.clientId();
+        file.clientId(clientId);
         clientUp = true;
+        createSession();
+        channel.run(reclaimComplete);
+        lookUpExport();
+        transfer.sizes(rsize, wsize);
+    }
 
+    /** CREATE_SESSION: the channels granted, the callback service bound, the sizes the session allows. */
+    private void createSession()
+    {
         final Nfs4SessionRequests.CreateSession cs = createSession;
         cs.clientId = clientId;
         cs.sequence = exchangeId.result.sequenceId();
@@ -155,11 +153,14 @@ public final class Nfs41Session implements AutoCloseable
         channel.open(created.session(), fore.maxRequests());
         sessionUp = true;
         backChannelBound = null != callback && 0 != (created.flags() & Nfs4.CREATE_SESSION4_FLAG_CONN_BACK_CHAN);
+        delegations.recallable(backChannelBound);
         if (null != callback)
         {
-            callback.bind(created.session(), back.maxRequests(), back.maxOperations(), delegations, channel.slots());
+            callback.bind(created.session(), back.maxRequests(), back.maxOperations(), delegations.table(),
+                channel.slots());
         }
         maxOps = Math.min(fore.maxOperations(), options.foreMaxOps());
+        paths.maxOperations(maxOps);
         if (maxOps < 5)
         {
             // SEQUENCE PUTFH OPEN GETFH GETATTR is the smallest COMPOUND this client sends
@@ -168,14 +169,17 @@ public final class Nfs41Session implements AutoCloseable
         }
         rsize = Math.min(options.rsize(), fore.maxResponseSize() - IO_OVERHEAD);
         wsize = Math.min(options.wsize(), fore.maxRequestSize() - IO_OVERHEAD);
+    }
 
-        channel.run(reclaimComplete);
-
+    /** The export's handle and attributes: a directory, its lease_time, maxread and maxwrite. */
+    private void lookUpExport()
+    {
         lookup.attrMask = Nfs4PathRequests.FILE_ATTRS | Nfs4Attr.mask(Nfs4Attr.LEASE_TIME, Nfs4Attr.MAXREAD,
             Nfs4Attr.MAXWRITE);
         try
         {
-            walk(lookup, export, export.length, 2);
+            final String[] export = paths.export();
+            paths.walk(lookup, export, export.length, 2);
             channel.run(lookup);
         }
         finally
@@ -187,7 +191,7 @@ public final class Nfs41Session implements AutoCloseable
         {
             throw new Nfs4Exception("export " + options.exportPath() + " is not a directory");
         }
-        leaseSeconds = exportAttrs.has(Nfs4Attr.LEASE_TIME) ? exportAttrs.leaseTime() : 90;
+        lease.seconds(exportAttrs.has(Nfs4Attr.LEASE_TIME) ? exportAttrs.leaseTime() : 90);
         if (exportAttrs.has(Nfs4Attr.MAXREAD) && exportAttrs.maxRead() > 0)
         {
             rsize = (int)Math.min(rsize, exportAttrs.maxRead());
@@ -210,56 +214,17 @@ public final class Nfs41Session implements AutoCloseable
 
     // ---- paths ----------------------------------------------------------------------------------------------
 
-    private String[] resolve(final String path)
-    {
-        return Nfs4Path.join(export, Nfs4Path.components(path));
-    }
-
-    /**
-     * Set a request to walk components [0, end) of a path, after looking up a prefix first when the walk and the
-     * request's own operations would not fit in one COMPOUND.
-     */
-    private void walk(final Nfs4PathRequests.Walk request, final String[] path, final int end, final int ownOps)
-    {
-        final int room = maxOps - 2 - ownOps; // SEQUENCE and PUTROOTFH/PUTFH
-        walkStart.clear();
-        int at = 0;
-        while (end - at > room)
-        {
-            final int n = Math.min(end - at, maxOps - 4); // SEQUENCE PUT* LOOKUP.. GETFH GETATTR
-            prefix.walk(path, walkStart, at, at + n);
-            channel.run(prefix);
-            if (Nfs4.NF4DIR != prefix.attrs.type())
-            {
-                throw new Nfs4StatusException(Nfs4.OP_LOOKUP, Nfs4Status.NOTDIR, Nfs4Path.toString(path, at + n));
-            }
-            walkStart.copy(prefix.fh);
-            at += n;
-        }
-        request.walk(path, walkStart, at, end);
-    }
-
-    private String[] fileIn(final String path)
-    {
-        final String[] all = resolve(path);
-        if (all.length == export.length)
-        {
-            throw new IllegalArgumentException("a file name is needed, not the export itself: " + path);
-        }
-        return all;
-    }
-
     /**
      * @param path a path under the export ("" for the export)
      * @return its file handle (a new object)
      */
     public Nfs4FileHandle lookup(final String path)
     {
-        final String[] all = resolve(path);
-        walk(lookup, all, all.length, 2);
+        final String[] all = paths.resolve(path);
+        paths.walk(lookup, all, all.length, 2);
         channel.run(lookup);
         final Nfs4FileHandle fh = new Nfs4FileHandle().copy(lookup.fh);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
         return fh;
     }
 
@@ -269,11 +234,11 @@ public final class Nfs41Session implements AutoCloseable
      */
     public Nfs4Attributes getattr(final String path)
     {
-        final String[] all = resolve(path);
-        walk(lookup, all, all.length, 2);
+        final String[] all = paths.resolve(path);
+        paths.walk(lookup, all, all.length, 2);
         channel.run(lookup);
         final Nfs4Attributes attrs = new Nfs4Attributes().copy(lookup.attrs);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
         return attrs;
     }
 
@@ -285,8 +250,8 @@ public final class Nfs41Session implements AutoCloseable
      */
     public List<Nfs4DirEntry> list(final String path)
     {
-        final String[] all = resolve(path);
-        walk(readdir, all, all.length, 2);
+        final String[] all = paths.resolve(path);
+        paths.walk(readdir, all, all.length, 2);
         readdir.entries.clear();
         readdir.cookie = 0;
         readdir.verifier = 0;
@@ -298,7 +263,7 @@ public final class Nfs41Session implements AutoCloseable
         }
         final List<Nfs4DirEntry> out = new ArrayList<>(readdir.entries);
         readdir.entries.clear();
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
         return out;
     }
 
@@ -312,10 +277,10 @@ public final class Nfs41Session implements AutoCloseable
      */
     public void create(final String path, final int mode, final boolean exclusive)
     {
-        openFile(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true,
+        file.open(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true,
             exclusive ? Nfs4.GUARDED4 : Nfs4.UNCHECKED4, -1, mode);
-        closeFile(null);
-        returnRecalledIfAny();
+        file.close(null);
+        delegations.returnRecalledIfAny();
     }
 
     /**
@@ -323,92 +288,11 @@ public final class Nfs41Session implements AutoCloseable
      */
     public void remove(final String path)
     {
-        final String[] all = fileIn(path);
-        walk(remove, all, all.length - 1, 1);
+        final String[] all = paths.fileIn(path);
+        paths.walk(remove, all, all.length - 1, 1);
         remove.name = all[all.length - 1];
         channel.run(remove);
-        returnRecalledIfAny();
-    }
-
-    /**
-     * OPEN a file; a delegation that comes with it is kept in the table, or set to go back with the CLOSE.
-     *
-     * @param want the OPEN4_SHARE_ACCESS_WANT_* bits
-     */
-    private void openFile(
-        final String path, final int access, final int want, final boolean create, final int createMode,
-        final long size, final int mode)
-    {
-        final String[] all = fileIn(path);
-        final Nfs4PathRequests.Open o = open;
-        walk(o, all, all.length - 1, 3);
-        o.name = all[all.length - 1];
-        o.clientId = clientId;
-        o.owner = openOwner;
-        o.shareAccess = access | want;
-        o.shareDeny = Nfs4.SHARE_DENY_NONE;
-        o.create = create;
-        o.createMode = createMode;
-        o.createSize = size;
-        o.createModeBits = mode;
-        final String what = Nfs4Path.toString(all, all.length);
-        delegations.openStarted();
-        try
-        {
-            channel.run(o);
-            close.returnDelegation = o.result.hasDelegation() && !keepDelegation(o, what);
-        }
-        finally
-        {
-            delegations.openEnded(); // a recall of what this OPEN granted is found in the table from now on
-        }
-        fileFh.copy(o.fh);
-        fileStateid.copy(o.result.stateid());
-        close.fh.copy(o.fh);
-        close.stateid.copy(o.result.stateid());
-        close.delegation.copy(o.result.delegationStateid());
-        close.what = what;
-    }
-
-    /**
-     * A delegation came with an OPEN: keep it in the table (RFC 8881 §10.2: it lasts until returned or recalled).
-     *
-     * @return false when it cannot be kept (no back channel to recall it by, or the table is full): it goes back
-     *         with the CLOSE
-     */
-    private boolean keepDelegation(final Nfs4PathRequests.Open o, final String what)
-    {
-        final Nfs4Stateid granted = o.result.delegationStateid();
-        final boolean held = delegations.indexOf(granted) >= 0;
-        if (!held)
-        {
-            delegationsGranted++;
-            if (!backChannelBound)
-            {
-                return false;
-            }
-        }
-        return delegations.add(granted, o.fh, what, o.result.delegationType()) >= 0;
-    }
-
-    private void closeFile(final Throwable failure)
-    {
-        try
-        {
-            channel.run(close);
-            if (close.returnDelegation)
-            {
-                delegationsReturned++;
-            }
-        }
-        catch (final RuntimeException ex)
-        {
-            if (null == failure)
-            {
-                throw ex;
-            }
-            failure.addSuppressed(ex);
-        }
+        delegations.returnRecalledIfAny();
     }
 
     // ---- data -----------------------------------------------------------------------------------------------
@@ -445,23 +329,8 @@ public final class Nfs41Session implements AutoCloseable
     private long read(final String path, final FileChannel channelOut, final OutputStream streamOut,
         final Nfs4Progress progress) throws IOException
     {
-        openFile(path, Nfs4.SHARE_ACCESS_READ, options.wantDelegation(), false, 0, -1, -1);
-        final long size = open.attrs.size();
-        final Nfs4ReadPipeline pipeline = reader();
-        final Nfs4Progress told = null == progress ? Nfs4Progress.NONE : progress;
-        long n = 0;
-        try
-        {
-            n = null != channelOut ? pipeline.read(fileFh, fileStateid, size, channelOut, told) :
-                pipeline.read(fileFh, fileStateid, size, streamOut, told);
-        }
-        catch (final RuntimeException | IOException ex)
-        {
-            closeFile(ex);
-            throw ex;
-        }
-        closeFile(null);
-        returnRecalledIfAny();
+        final long n = transfer.read(path, channelOut, streamOut, progress);
+        delegations.returnRecalledIfAny();
         return n;
     }
 
@@ -480,65 +349,14 @@ public final class Nfs41Session implements AutoCloseable
     public long write(final FileChannel in, final String path, final int mode, final Nfs4Progress progress)
         throws IOException
     {
-        final long size = in.size();
-        openFile(path, Nfs4.SHARE_ACCESS_WRITE, options.wantDelegation(), true, Nfs4.UNCHECKED4, 0, mode);
-        final Nfs4WritePipeline pipeline = writer();
-        final Nfs4Progress told = null == progress ? Nfs4Progress.NONE : progress;
-        long n = 0;
-        try
-        {
-            for (int attempt = 1; ; attempt++)
-            {
-                n = pipeline.write(fileFh, fileStateid, in, size, options.stableHow(), told);
-                if (!pipeline.needCommit())
-                {
-                    break;
-                }
-                commit.fh = fileFh;
-                channel.run(commit);
-                if (!pipeline.verifierChanged() && commit.verifier == pipeline.verifier())
-                {
-                    break;
-                }
-                if (attempt == 2)
-                {
-                    throw new Nfs4Exception("WRITE of " + path + ": the write verifier changed again while it was " +
-                        "written a second time (is the server restarting?)");
-                }
-                rewrites++;
-            }
-        }
-        catch (final RuntimeException | IOException ex)
-        {
-            closeFile(ex);
-            throw ex;
-        }
-        closeFile(null);
-        returnRecalledIfAny();
+        final long n = transfer.write(in, path, mode, progress);
+        delegations.returnRecalledIfAny();
         return n;
     }
 
     Nfs4ReadPipeline reader()
     {
-        if (null == reader)
-        {
-            reader = new Nfs4ReadPipeline(channel, options, depth(), rsize);
-        }
-        return reader;
-    }
-
-    private Nfs4WritePipeline writer()
-    {
-        if (null == writer)
-        {
-            writer = new Nfs4WritePipeline(channel, options, depth(), wsize);
-        }
-        return writer;
-    }
-
-    private int depth()
-    {
-        return Math.max(1, Math.min(options.outstanding(), channel.slots().capacity()));
+        return transfer.reader();
     }
 
     /**
@@ -549,7 +367,7 @@ public final class Nfs41Session implements AutoCloseable
     public void run(final Nfs4Request request)
     {
         channel.run(request);
-        returnRecalledIfAny();
+        delegations.returnRecalledIfAny();
     }
 
     // ---- delegations ----------------------------------------------------------------------------------------
@@ -573,11 +391,12 @@ public final class Nfs41Session implements AutoCloseable
         {
             throw new IllegalStateException("no back channel: a delegation could not be recalled");
         }
-        openFile(path, Nfs4.SHARE_ACCESS_READ, Nfs4.SHARE_ACCESS_WANT_READ_DELEG, false, 0, -1, -1);
-        closeFile(null);
-        final int held = delegations.find(fileFh);
-        final int type = held >= 0 ? delegations.type(held) : Nfs4.OPEN_DELEGATE_NONE;
-        returnRecalledIfAny();
+        file.open(path, Nfs4.SHARE_ACCESS_READ, Nfs4.SHARE_ACCESS_WANT_READ_DELEG, false, 0, -1, -1);
+        file.close(null);
+        final Nfs4Delegations table = delegations.table();
+        final int held = table.find(file.fh());
+        final int type = held >= 0 ? table.type(held) : Nfs4.OPEN_DELEGATE_NONE;
+        delegations.returnRecalledIfAny();
         return type;
     }
 
@@ -594,29 +413,7 @@ public final class Nfs41Session implements AutoCloseable
      */
     public boolean awaitRecall(final long timeoutNs)
     {
-        final NanoClock clock = options.clock();
-        final IdleStrategy idle = options.idle();
-        final RpcClient client = channel.client();
-        final long deadline = clock.nanoTime() + timeoutNs;
-        idle.reset();
-        while (true)
-        {
-            returnRecalledIfAny();
-            if (recallsReturned != recallsReported)
-            {
-                recallsReported = recallsReturned;
-                return true;
-            }
-            if (0 == delegations.size() || clock.nanoTime() - deadline >= 0)
-            {
-                return false;
-            }
-            if (renewIfDue())
-            {
-                continue; // its COMPOUND drove the client: look again before idling
-            }
-            idle.idle(client.progress());
-        }
+        return delegations.awaitRecall(timeoutNs);
     }
 
     /**
@@ -631,90 +428,7 @@ public final class Nfs41Session implements AutoCloseable
      */
     public int returnRecalled()
     {
-        int answered = 0;
-        for (int i = delegations.nextRecalled(0); i >= 0; i = delegations.nextRecalled(0))
-        {
-            returnDelegation(i);
-            recallsReturned++;
-            answered++;
-        }
-        return answered;
-    }
-
-    private void returnRecalledIfAny()
-    {
-        if (delegations.recalled() > 0)
-        {
-            returnRecalled();
-        }
-    }
-
-    /** DELEGRETURN of an entry; the entry is dropped once the server answered (NFS4_OK or that it is gone). */
-    private void returnDelegation(final int i)
-    {
-        final Nfs4PathRequests.DelegReturn d = delegReturn;
-        d.fh.copy(delegations.fh(i));
-        d.stateid.copy(delegations.stateid(i));
-        d.what = delegations.path(i);
-        try
-        {
-            channel.run(d);
-            delegationsReturned++;
-        }
-        catch (final Nfs4StatusException ex)
-        {
-            if (!gone(ex.status()))
-            {
-                throw ex;
-            }
-            delegationsLost++;
-        }
-        delegations.remove(i);
-    }
-
-    /** @return true when a DELEGRETURN's status says the server has no such delegation (any more) */
-    private static boolean gone(final int status)
-    {
-        return Nfs4Status.BAD_STATEID == status || Nfs4Status.DELEG_REVOKED == status ||
-            Nfs4Status.ADMIN_REVOKED == status || Nfs4Status.EXPIRED == status || Nfs4Status.STALE == status;
-    }
-
-    /**
-     * Return every delegation held (at close): each is tried and dropped, the first failure is thrown after the
-     * others; after a failure that is not an NFS status (the RPC failed: the connection is gone) the rest are only
-     * dropped.
-     */
-    private void returnAll()
-    {
-        RuntimeException failure = null;
-        for (int i = delegations.next(0); i >= 0; i = delegations.next(i + 1))
-        {
-            if (null != failure && !(failure instanceof Nfs4StatusException))
-            {
-                delegations.remove(i);
-                continue;
-            }
-            try
-            {
-                returnDelegation(i);
-            }
-            catch (final RuntimeException ex)
-            {
-                delegations.remove(i);
-                if (null == failure)
-                {
-                    failure = ex;
-                }
-                else
-                {
-                    failure.addSuppressed(ex);
-                }
-            }
-        }
-        if (null != failure)
-        {
-            throw failure;
-        }
+        return delegations.returnRecalled();
     }
 
     // ---- lease ----------------------------------------------------------------------------------------------
@@ -722,8 +436,8 @@ public final class Nfs41Session implements AutoCloseable
     /** Send a SEQUENCE alone: it renews the lease (RFC 8881 §8.3) and refreshes {@link #statusFlags()}. */
     public void renewLease()
     {
-        channel.run(renew);
-        returnRecalledIfAny();
+        lease.renew();
+        delegations.returnRecalledIfAny();
     }
 
     /**
@@ -734,7 +448,7 @@ public final class Nfs41Session implements AutoCloseable
      */
     public boolean renewIfDue()
     {
-        if (nanosSinceRenewal() >= leaseSeconds * 500_000_000L)
+        if (lease.due())
         {
             renewLease();
             return true;
@@ -745,7 +459,7 @@ public final class Nfs41Session implements AutoCloseable
     /** @return nanoseconds since the last successful SEQUENCE */
     public long nanosSinceRenewal()
     {
-        return options.clock().nanoTime() - channel.lastSequenceNs();
+        return lease.nanosSinceRenewal();
     }
 
     // ---- shutdown -------------------------------------------------------------------------------------------
@@ -767,35 +481,7 @@ public final class Nfs41Session implements AutoCloseable
         RuntimeException failure = null;
         if (sessionUp)
         {
-            try
-            {
-                returnAll();
-            }
-            catch (final RuntimeException ex)
-            {
-                failure = ex;
-            }
-            try
-            {
-                destroySession.session.copy(channel.session());
-                channel.runAlone(destroySession);
-            }
-            catch (final RuntimeException ex)
-            {
-                if (null == failure)
-                {
-                    failure = ex;
-                }
-                else
-                {
-                    failure.addSuppressed(ex);
-                }
-            }
-            sessionUp = false;
-            if (null != callback)
-            {
-                callback.unbind();
-            }
+            failure = endSession();
         }
         if (clientUp)
         {
@@ -806,14 +492,7 @@ public final class Nfs41Session implements AutoCloseable
             }
             catch (final RuntimeException ex)
             {
-                if (null == failure)
-                {
-                    failure = ex;
-                }
-                else
-                {
-                    failure.addSuppressed(ex);
-                }
+                failure = firstOf(failure, ex);
             }
             clientUp = false;
         }
@@ -821,6 +500,50 @@ public final class Nfs41Session implements AutoCloseable
         {
             throw failure;
         }
+    }
+
+    /**
+     * DELEGRETURN of every delegation held, then DESTROY_SESSION; the callback service is unbound either way.
+     *
+     * @return the first failure, later ones suppressed in it, or null
+     */
+    private RuntimeException endSession()
+    {
+        RuntimeException failure = null;
+        try
+        {
+            delegations.returnAll();
+        }
+        catch (final RuntimeException ex)
+        {
+            failure = ex;
+        }
+        try
+        {
+            destroySession.session.copy(channel.session());
+            channel.runAlone(destroySession);
+        }
+        catch (final RuntimeException ex)
+        {
+            failure = firstOf(failure, ex);
+        }
+        sessionUp = false;
+        if (null != callback)
+        {
+            callback.unbind();
+        }
+        return failure;
+    }
+
+    /** @return the failure so far, with another suppressed in it; or the other when there was none */
+    private static RuntimeException firstOf(final RuntimeException failure, final RuntimeException ex)
+    {
+        if (null == failure)
+        {
+            return ex;
+        }
+        failure.addSuppressed(ex);
+        return failure;
     }
 
     // ---- state ----------------------------------------------------------------------------------------------
@@ -858,7 +581,7 @@ public final class Nfs41Session implements AutoCloseable
     /** @return the server's lease_time in seconds */
     public int leaseSeconds()
     {
-        return leaseSeconds;
+        return lease.seconds();
     }
 
     /** @return bytes per READ */
@@ -948,42 +671,42 @@ public final class Nfs41Session implements AutoCloseable
     /** @return files written a second time because the write verifier changed */
     public long rewrites()
     {
-        return rewrites;
+        return transfer.rewrites();
     }
 
     /** @return delegations held now (recalled ones not yet returned included) */
     public int delegationsHeld()
     {
-        return delegations.size();
+        return delegations.held();
     }
 
     /** @return delegations OPEN granted (each counted once, however often it was granted again) */
     public long delegationsGranted()
     {
-        return delegationsGranted;
+        return delegations.granted();
     }
 
     /** @return DELEGRETURNs answered NFS4_OK: with a CLOSE, on recall, at close */
     public long delegationsReturned()
     {
-        return delegationsReturned;
+        return delegations.returned();
     }
 
     /** @return delegations dropped because the server said it no longer had them (revoked, expired, stale) */
     public long delegationsLost()
     {
-        return delegationsLost;
+        return delegations.lost();
     }
 
     /** @return recalled delegations returned (DELEGRETURN answered) */
     public long recallsReturned()
     {
-        return recallsReturned;
+        return delegations.recallsReturned();
     }
 
     /** @return why_no_delegation4 of the last OPEN (WND4_*, with OPEN_DELEGATE_NONE_EXT), or -1 */
     public int whyNoDelegation()
     {
-        return open.result.whyNoDelegation();
+        return file.whyNoDelegation();
     }
 }

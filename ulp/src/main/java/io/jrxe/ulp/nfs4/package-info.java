@@ -10,9 +10,14 @@
  *     │     ├── Nfs4SlotTable         sequence ids, highest / target slots, SEQ_MISORDERED and BADSLOT recovery
  *     │     ├── Nfs4CompoundEncoder   COMPOUND4args, one method per operation, summing the reply limit
  *     │     └── Nfs4CompoundDecoder   COMPOUND4res, result by result, errors as Nfs4StatusException
+ *     ├── Nfs4PathWalker     paths under the export: LOOKUP walks, a prefix first when they outgrow a COMPOUND
+ *     ├── Nfs4Lease          the lease: a SEQUENCE alone once half of it passed since the last
  *     ├── requests           Nfs4Request: Nfs4SessionRequests, Nfs4PathRequests, Nfs4IoRequests
- *     ├── pipelines          Nfs4ReadPipeline, Nfs4WritePipeline: READ/WRITE with DDP payloads, in flight together
- *     └── Nfs4Delegations    the delegations kept after CLOSE (stateid, fh, path, type), marked when recalled
+ *     ├── Nfs4FileTransfer   whole files: OPEN, READs or WRITEs in flight, COMMIT (rewrite on a new verifier), CLOSE
+ *     │     ├── Nfs4OpenFile          OPEN (a delegation granted kept, or returned with the CLOSE) and CLOSE
+ *     │     └── pipelines             Nfs4ReadPipeline, Nfs4WritePipeline: READ/WRITE with DDP payloads
+ *     └── Nfs4DelegationKeeper  delegations kept after CLOSE; DELEGRETURN when recalled, and at close
+ *           └── Nfs4Delegations       the table (stateid, fh, path, type), marked when recalled
  *   Nfs4CallbackProgram      the RpcProgram of the back channel: CB_NULL, CB_COMPOUND with CB_SEQUENCE and
  *                            CB_RECALL (checked against the session's delegations; the DELEGRETURN is the
  *                            session's to send, from its own thread, after the dispatch)
