@@ -52,28 +52,35 @@ class Nfs4SteadyStateAllocationTest
         {
             final long tid = Thread.currentThread().getId();
             long readSmall = 0;
-            long readLarge = 0;
             long writeSmall = 0;
-            long writeLarge = 0;
-            for (int round = 0; round < 30; round++) // the last rounds count, after the JIT settled
+            long readExtra = Long.MAX_VALUE;
+            long writeExtra = Long.MAX_VALUE;
+            for (int round = 0; round < 30; round++)
             {
                 long t = threads.getThreadAllocatedBytes(tid);
                 session.read("f032.bin", sink, null);
                 readSmall = threads.getThreadAllocatedBytes(tid) - t;
                 t = threads.getThreadAllocatedBytes(tid);
                 session.read("f096.bin", sink, null);
-                readLarge = threads.getThreadAllocatedBytes(tid) - t;
+                final long readLarge = threads.getThreadAllocatedBytes(tid) - t;
                 t = threads.getThreadAllocatedBytes(tid);
                 session.write(inSmall, "w032.bin", 0644, null);
                 writeSmall = threads.getThreadAllocatedBytes(tid) - t;
                 t = threads.getThreadAllocatedBytes(tid);
                 session.write(inLarge, "w096.bin", 0644, null);
-                writeLarge = threads.getThreadAllocatedBytes(tid) - t;
+                final long writeLarge = threads.getThreadAllocatedBytes(tid) - t;
+                if (round >= 20)
+                {
+                    // the least over the last rounds, after the JIT settled: an allocation per chunk shows in
+                    // every round; a one-off (a deoptimization, a JDK-internal cache) does not
+                    readExtra = Math.min(readExtra, readLarge - readSmall);
+                    writeExtra = Math.min(writeExtra, writeLarge - writeSmall);
+                }
             }
             // one object per chunk would be >= 64 x 16 bytes more for the larger transfers
-            assertTrue(readLarge - readSmall < 256, "64 more READs allocated " + (readLarge - readSmall) +
+            assertTrue(readExtra < 256, "64 more READs allocated " + readExtra +
                 " bytes (" + readSmall + " for the transfer of 32)");
-            assertTrue(writeLarge - writeSmall < 256, "64 more WRITEs allocated " + (writeLarge - writeSmall) +
+            assertTrue(writeExtra < 256, "64 more WRITEs allocated " + writeExtra +
                 " bytes (" + writeSmall + " for the transfer of 32)");
         }
     }

@@ -276,9 +276,9 @@ class DuplicateReplyCacheTest
         final RpcCallHeader h = new RpcCallHeader();
         final InetAddress[] peers = {A, B, address(192, 0, 2, 7)};
         final long tid = Thread.currentThread().getId();
-        long allocated = 0;
+        long allocated = Long.MAX_VALUE;
         long hits = 0;
-        for (int round = 0; round < 10; round++) // the last round counts, after the JIT settled
+        for (int round = 0; round < 10; round++) // the least of the last rounds, after the JIT settled
         {
             final long before = threads.getThreadAllocatedBytes(tid);
             hits = 0;
@@ -298,7 +298,11 @@ class DuplicateReplyCacheTest
                     hits++;
                 }
             }
-            allocated = threads.getThreadAllocatedBytes(tid) - before;
+            if (round >= 5)
+            {
+                // an allocation per store or lookup shows in every round; a one-off (a deoptimization) does not
+                allocated = Math.min(allocated, threads.getThreadAllocatedBytes(tid) - before);
+            }
         }
         assertEquals(20_000 - 10, hits, "every retransmission within the last 64 stores hits");
         assertTrue(allocated < 256, "20000 stores and 40000 lookups allocated " + allocated + " bytes");
