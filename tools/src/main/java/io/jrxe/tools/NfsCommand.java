@@ -1,6 +1,5 @@
 package io.jrxe.tools;
 
-import io.jrxe.ulp.nfsmount.NfsEntry;
 import io.jrxe.ulp.nfsmount.NfsError;
 import io.jrxe.ulp.nfsmount.NfsMount;
 import io.jrxe.ulp.nfsmount.NfsMountOptions;

@@ -22,17 +22,11 @@ import io.jrxe.ulp.rdmacm.RdmaCmException;
 import io.jrxe.ulp.sunrpc.RpcAuth;
 import io.jrxe.ulp.sunrpc.RpcCall;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
-import io.jrxe.ulp.sunrpc.RpcMessage;
 import io.jrxe.ulp.sunrpc.RpcServerCall;
-import io.jrxe.ulp.xdr.Xdr;
 import io.jrxe.ulp.xdr.XdrDecoder;
 import io.jrxe.ulp.xdr.XdrEncoder;
 import org.agrona.BufferUtil;
-import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.net.InetSocketAddress;
-import java.nio.ByteOrder;
 
 /**
  * The server side of RPC-over-RDMA v1, like Linux's svcrdma: it listens through the RDMA CM, grants credits,

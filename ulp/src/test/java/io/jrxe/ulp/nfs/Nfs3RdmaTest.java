@@ -5,7 +5,6 @@ import io.jrxe.ulp.rpcrdma.RpcPair;
 import io.jrxe.ulp.rpcrdma.RpcRdmaClient;
 import io.jrxe.ulp.rpcrdma.RpcRdmaCounter;
 import io.jrxe.ulp.rpcrdma.RpcRdmaCounters;
-import io.jrxe.ulp.rpcrdma.RpcRdmaServer;
 import io.jrxe.ulp.rpcrdma.RpcRdmaServerContext;
 import io.jrxe.ulp.sunrpc.DuplicateReplyCache;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
