@@ -42,7 +42,6 @@ final class RpcRdmaMarshal
 
     private final RpcRdmaTransport t;
     private final XdrEncoder hdr = new XdrEncoder();
-    private final UnsafeBuffer payload = new UnsafeBuffer(0, 0);
 
     RpcRdmaMarshal(final RpcRdmaTransport transport)
     {
@@ -87,7 +86,7 @@ final class RpcRdmaMarshal
         final int whole = call.inlineLength();
         final int rtype;
         int readBytes = LIST_END_BYTES;
-        if (fixed + LIST_END_BYTES + whole <= t.inlineSend)
+        if (fixed + LIST_END_BYTES + whole <= t.inlineSend && whole <= call.sendCapacity())
         {
             rtype = NOCH;
         }
@@ -129,7 +128,7 @@ final class RpcRdmaMarshal
         int msgBytes;
         if (NOCH == rtype)
         {
-            msgBytes = assembleInline(req, call);
+            msgBytes = call.assembleInline();
         }
         else if (READCH == rtype)
         {
@@ -143,7 +142,7 @@ final class RpcRdmaMarshal
         }
         else
         {
-            msgBytes = assembleInline(req, call);
+            msgBytes = call.assembleInline();
             rc = readChunk(req, req.sendBuf.address(), msgBytes, 0);
             if (rc < 0)
             {
@@ -198,25 +197,6 @@ final class RpcRdmaMarshal
         }
         t.counters.add(RpcRdmaCounter.TOTAL_RDMA_REQUEST, hdrBytes + whole);
         return 0;
-    }
-
-    /** The call inline in the send buffer: head | payload | pad | tail (the tail moved up behind the payload). */
-    private int assembleInline(final RpcRdmaReq req, final RpcCall call)
-    {
-        final int head = call.headLength();
-        if (!call.hasPayload())
-        {
-            return head;
-        }
-        final UnsafeBuffer send = req.sendBuf.buffer();
-        final int length = call.payloadLength();
-        final int padded = Xdr.roundUp(length);
-        final int tail = call.tailLength();
-        send.putBytes(head + padded, send, head, tail);
-        payload.wrap(call.payloadAddress(), length);
-        send.putBytes(head, payload, 0, length);
-        send.setMemory(head + length, padded - length, (byte)0);
-        return head + padded + tail;
     }
 
     /** Register a Read chunk (the peer RDMA READs it) and write its segments into the Read list. */

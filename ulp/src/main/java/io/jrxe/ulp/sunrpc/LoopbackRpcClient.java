@@ -21,7 +21,6 @@ public final class LoopbackRpcClient implements RpcClient
     private final UnsafeBuffer[] sendBuffers;
     private final UnsafeBuffer[] replyBuffers;
     private final boolean[] inUse;
-    private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
     private final int bufferSize;
     private int nextXid = 0x4A52_0000;
     private boolean closed;
@@ -85,17 +84,11 @@ public final class LoopbackRpcClient implements RpcClient
         }
         final int slot = (Integer)call.transportData();
         final UnsafeBuffer send = sendBuffers[slot];
-        int length = call.headLength();
-        if (call.hasPayload())
+        final int length = call.assembleInline();
+        if (length < 0)
         {
-            // the inline form: head | payload | pad | tail, the tail moved up behind the payload
-            final int tail = call.tailLength();
-            final int padded = (call.payloadLength() + 3) & ~3;
-            send.putBytes(length + padded, send, length, tail);
-            payloadView.wrap(call.payloadAddress(), call.payloadLength());
-            send.putBytes(length, payloadView, 0, call.payloadLength());
-            send.setMemory(length + call.payloadLength(), padded - call.payloadLength(), (byte)0);
-            length += padded + tail;
+            call.failed(Errno.EIO);
+            return -Errno.EIO;
         }
         call.state(RpcCall.IN_FLIGHT);
         call.transmitted(System.nanoTime());

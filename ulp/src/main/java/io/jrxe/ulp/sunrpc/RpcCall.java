@@ -52,6 +52,7 @@ public final class RpcCall
     private int payloadPosition = -1;
     private long payloadAddress;
     private int payloadLength;
+    private boolean assembled;
 
     private int replyLimit = 1024;
     private long readPayloadAddress;
@@ -300,6 +301,7 @@ public final class RpcCall
         this.auth = auth;
         payloadPosition = -1;
         payloadLength = 0;
+        assembled = false;
         replyLimit = 1024;
         readPayloadLength = -1;
         readPayloadAddress = 0;
@@ -377,6 +379,35 @@ public final class RpcCall
     public int inlineLength()
     {
         return headLength() + (hasPayload() ? Xdr.roundUp(payloadLength) : 0) + tailLength();
+    }
+
+    /**
+     * Lay the whole call out inline in its send buffer, for a transport that sends it in one piece (TCP, an inline
+     * RPC-over-RDMA call, a position-zero Read chunk): head | payload | pad to 4 | tail, the tail moved up behind
+     * the payload. Done once per call: a retransmission finds it done (moving the tail again would overwrite it
+     * with payload bytes).
+     *
+     * @return {@link #inlineLength()}, or -1 when it does not fit the send buffer (nothing moved)
+     */
+    public int assembleInline()
+    {
+        final int length = inlineLength();
+        if (!hasPayload() || assembled)
+        {
+            return length;
+        }
+        if (length > sendCapacity)
+        {
+            return -1;
+        }
+        final int head = sendOffset + headLength();
+        final int padded = Xdr.roundUp(payloadLength);
+        sendBuffer.putBytes(head + padded, sendBuffer, head, tailLength());
+        replyView.wrap(payloadAddress, payloadLength);
+        sendBuffer.putBytes(head, replyView, 0, payloadLength);
+        sendBuffer.setMemory(head + payloadLength, padded - payloadLength, (byte)0);
+        assembled = true;
+        return length;
     }
 
     /** @return the reply limit, see {@link #replyLimit(int)} */

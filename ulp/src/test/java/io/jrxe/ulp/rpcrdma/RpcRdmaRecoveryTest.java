@@ -161,6 +161,35 @@ class RpcRdmaRecoveryTest
     }
 
     @Test
+    void shouldResendAnInlineCallWithAPayloadByteForByte()
+    {
+        pair = new RpcPair(WireFaults.none(), shortTimeouts(100 * MS, 2), new RpcRdmaServerContext());
+        pair.connect();
+        final int length = 1001; // inline (under 4096), padded, with a tail word after the payload
+        final org.agrona.concurrent.UnsafeBuffer src = new org.agrona.concurrent.UnsafeBuffer(
+            org.agrona.BufferUtil.allocateDirectAligned(4096, 64));
+        for (int i = 0; i < length; i++)
+        {
+            src.putByte(i, (byte)(i * 13 + 7));
+        }
+        pair.program.dropNext = 1; // the first transmission is lost: the call is marshalled a second time
+        final RpcCall call = new RpcCall();
+        assertEquals(0, pair.client.prepare(call, TestProgram.PROGRAM, 1, TestProgram.WRITE));
+        call.args().putInt(64).putInt(length);
+        call.payload(src.addressOffset(), length);
+        call.args().putInt(0x5A5A1234); // the tail: moved up behind the payload when the call goes inline
+        assertEquals(0, pair.client.submit(call));
+        pair.runUntil(call::isDone, 30 * SECOND, "the reply to the retransmission");
+        assertEquals(0, call.status(), call.toString());
+        assertEquals(2, call.transmissions());
+        assertEquals(length, call.results().getInt());
+        assertEquals(TestProgram.checksum(src, 0, length), call.results().getInt(), "the resent bytes are the bytes");
+        assertEquals(0x5A5A1234, call.results().getInt(), "and the tail is the tail");
+        assertEquals(TestProgram.checksum(src, 0, length), TestProgram.checksum(pair.program.file, 64, length));
+        pair.client.release(call);
+    }
+
+    @Test
     void shouldFailACallWithEtimedoutWhenTheServerNeverAnswers()
     {
         pair = new RpcPair(WireFaults.none(), shortTimeouts(100 * MS, 2), new RpcRdmaServerContext());

@@ -15,7 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   1 INCREMENT(int delta) -> int total         not idempotent: a replay must come from the reply cache
  *   2 ECHO(opaque<>) -> opaque<>                long calls and replies (position-zero Read chunk, Reply chunk)
  *   3 READ(int offset, int count) -> opaque<>   the data is a DDP-eligible payload (Write chunk)
- *   4 WRITE(int offset, opaque<> data) -> int count, int checksum     the data a DDP-eligible argument (Read chunk)
+ *   4 WRITE(int offset, opaque<> data [, int tag]) -> int count, int checksum, int tag
+ *                                               the data a DDP-eligible argument (Read chunk), a tail after it
  * </pre>
  * {@link #dropNext} makes it swallow calls (no reply at all) to drive the client's timer.
  */
@@ -129,8 +130,9 @@ final class TestProgram implements RpcProgram
                     return RpcMessage.GARBAGE_ARGS;
                 }
                 final int at = args.skipFixedOpaque(length);
+                final int tag = args.remaining() >= 4 ? args.getInt() : 0; // an optional word after the data
                 file.putBytes(offset, args.buffer(), at, length);
-                res.putInt(length).putInt(checksum(file, offset, length));
+                res.putInt(length).putInt(checksum(file, offset, length)).putInt(tag);
                 return RpcMessage.SUCCESS;
             }
             default:
