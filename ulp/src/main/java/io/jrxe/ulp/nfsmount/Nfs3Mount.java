@@ -124,7 +124,7 @@ final class Nfs3Mount implements NfsMount
             {
                 if (!".".equals(e.name()) && !"..".equals(e.name()))
                 {
-                    out.add(new NfsEntry(e.name(), type(e.type()), e.size()));
+                    out.add(new NfsEntry(e.name(), NfsEntry.letterOf(e.type()), e.size()));
                 }
             }
             return out;
@@ -135,16 +135,6 @@ final class Nfs3Mount implements NfsMount
         }
     }
 
-    private static char type(final int ftype)
-    {
-        switch (ftype)
-        {
-            case Nfs3.NF3REG: return 'f';
-            case Nfs3.NF3DIR: return 'd';
-            case Nfs3.NF3LNK: return 'l';
-            default: return '?';
-        }
-    }
 
     @Override
     public long read(final String path, final OutputStream out, final NfsProgress progress) throws IOException

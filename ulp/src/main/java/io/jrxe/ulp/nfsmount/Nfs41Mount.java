@@ -81,7 +81,7 @@ final class Nfs41Mount implements NfsMount
             final List<NfsEntry> out = new ArrayList<>();
             for (final Nfs4DirEntry e : session.list(dir))
             {
-                out.add(new NfsEntry(e.name(), type(e.type()), e.size()));
+                out.add(new NfsEntry(e.name(), NfsEntry.letterOf(e.type()), e.size()));
             }
             return out;
         }
@@ -91,16 +91,6 @@ final class Nfs41Mount implements NfsMount
         }
     }
 
-    private static char type(final int type)
-    {
-        switch (type)
-        {
-            case Nfs4.NF4REG: return 'f';
-            case Nfs4.NF4DIR: return 'd';
-            case Nfs4.NF4LNK: return 'l';
-            default: return '?';
-        }
-    }
 
     @Override
     public long read(final String path, final OutputStream out, final NfsProgress progress) throws IOException

@@ -1,6 +1,10 @@
 package io.jrxe.ulp.rpcrdma;
 
+import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.MemoryRegion;
+import io.jrxe.rxe.verbs.ProtectionDomain;
+import io.jrxe.rxe.verbs.RxeDevice;
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -18,6 +22,21 @@ public final class Regbuf
     private final MemoryRegion mr;
     /** Its index in the server's pool it belongs to (-1: none), so giving it back is not a search. */
     int poolIndex = -1;
+
+    /**
+     * Page-aligned direct memory, registered for LOCAL_WRITE only (rpcrdma_alloc_regbuf's registration).
+     *
+     * @param device the device
+     * @param pd its PD
+     * @param size bytes, rounded up to pages
+     * @return the regbuf
+     */
+    static Regbuf register(final RxeDevice device, final ProtectionDomain pd, final int size)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            (size + FrwrOps.PAGE - 1) & ~(FrwrOps.PAGE - 1), FrwrOps.PAGE));
+        return new Regbuf(buffer, device.regMr(pd, buffer, AccessFlags.LOCAL_WRITE));
+    }
 
     Regbuf(final UnsafeBuffer buffer, final MemoryRegion mr)
     {

@@ -1,9 +1,7 @@
 package io.jrxe.ulp.rpcrdma;
 
-import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.CqInitAttr;
-import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.ProtectionDomain;
 import io.jrxe.rxe.verbs.QpInitAttr;
 import io.jrxe.rxe.verbs.QueuePair;
@@ -25,7 +23,6 @@ import io.jrxe.ulp.sunrpc.RpcDispatcher;
 import io.jrxe.ulp.sunrpc.RpcServerCall;
 import io.jrxe.ulp.xdr.XdrDecoder;
 import io.jrxe.ulp.xdr.XdrEncoder;
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -139,10 +136,7 @@ public final class RpcRdmaServer implements AutoCloseable
 
     private Regbuf regbuf(final int size)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            (size + FrwrOps.PAGE - 1) & ~(FrwrOps.PAGE - 1), FrwrOps.PAGE));
-        final MemoryRegion mr = device.regMr(pd, buffer, AccessFlags.LOCAL_WRITE);
-        return new Regbuf(buffer, mr);
+        return Regbuf.register(device, pd, size);
     }
 
     /** @return the counters (svcrdma's rdma_stat_* and jrxe's) */

@@ -1,10 +1,8 @@
 package io.jrxe.ulp.rpcrdma;
 
-import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.CqInitAttr;
 import io.jrxe.rxe.verbs.Errno;
-import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.ProtectionDomain;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RxeDevice;
@@ -15,9 +13,7 @@ import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import io.jrxe.ulp.sunrpc.RpcCall;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
 
@@ -228,9 +224,7 @@ public final class RpcRdmaTransport
      */
     public Regbuf allocRegbuf(final int size)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(align(size), FrwrOps.PAGE));
-        final MemoryRegion mr = device.regMr(pd, buffer, AccessFlags.LOCAL_WRITE);
-        return new Regbuf(buffer, mr);
+        return Regbuf.register(device, pd, size);
     }
 
     /**
@@ -241,11 +235,6 @@ public final class RpcRdmaTransport
     public void freeRegbuf(final Regbuf rb)
     {
         device.deregMr(rb.mr());
-    }
-
-    private static int align(final int size)
-    {
-        return (size + FrwrOps.PAGE - 1) & ~(FrwrOps.PAGE - 1);
     }
 
     // ---- per-RPC resources ------------------------------------------------------------------------------
