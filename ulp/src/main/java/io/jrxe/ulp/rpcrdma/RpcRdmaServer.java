@@ -75,6 +75,8 @@ public final class RpcRdmaServer implements AutoCloseable
     private final int[] deferredLength;
     private int deferredHead;
     private int deferredCount;
+    /** Connections draining: the duty cycle looks for finished drains only while there are some. */
+    private int draining;
     final RpcRdmaHeader header = new RpcRdmaHeader();
     final XdrDecoder decoder = new XdrDecoder();
     private final XdrEncoder encoder = new XdrEncoder();
@@ -211,8 +213,9 @@ public final class RpcRdmaServer implements AutoCloseable
         {
             work += runDeferred();
         }
-        for (final SvcRdmaConnection c : conns)
+        for (int i = 0; draining > 0 && i < conns.length; i++)
         {
+            final SvcRdmaConnection c = conns[i];
             if (null != c && SvcRdmaConnection.DRAINING == c.state &&
                 (0 == c.postedCount && 0 == c.sqOutstanding || ctx.clock().nanoTime() - c.drainDeadlineNs >= 0))
             {
@@ -410,11 +413,16 @@ public final class RpcRdmaServer implements AutoCloseable
             // never established: destroying the id ends it
         }
         c.state = SvcRdmaConnection.DRAINING;
+        draining++;
         c.drainDeadlineNs = ctx.clock().nanoTime() + ctx.drainTimeoutNs();
     }
 
     private void finishDrain(final SvcRdmaConnection c)
     {
+        if (SvcRdmaConnection.DRAINING == c.state)
+        {
+            draining--;
+        }
         c.state = SvcRdmaConnection.CLOSED;
         conns[c.slot] = null;
         for (final SvcRdmaCall call : pools.calls)
