@@ -2,6 +2,7 @@ package io.jrxe.driver;
 
 import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.driver.mem.PacketPool;
+import io.jrxe.driver.wake.Wakeup;
 
 /**
  * A NIC as jrxe's stack sees it: one rx and one tx queue, batched, moving buffer ids of one {@link PacketPool}.
@@ -51,6 +52,18 @@ public interface NicDevice extends AutoCloseable
     default IovaSpace iovaSpace()
     {
         return IovaSpace.UNTRANSLATED;
+    }
+
+    /**
+     * Lets the NIC's interrupt wake the thread of {@code wakeup} while it sleeps: the NIC registers an
+     * {@link Wakeup.Arming} that turns its interrupts on when the thread arms and off when it polls again. Set-up
+     * only, before that thread starts.
+     *
+     * @return false if the NIC cannot interrupt: the thread's bounded park is then what finds received frames
+     */
+    default boolean wakeOnInterrupt(final Wakeup wakeup)
+    {
+        return false;
     }
 
     @Override

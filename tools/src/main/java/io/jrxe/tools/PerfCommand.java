@@ -29,9 +29,10 @@ import java.util.concurrent.Callable;
             "emulated NICs in this JVM, with CPU and bytes allocated per message of every thread.",
         "Peer mode (--server or HOST, with --pci/--ip): one side of ib_send_bw, ib_write_bw or ib_read_bw against " +
             "the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or rdma_cm with -R.",
-        "Thread layouts: node = one thread per node running its device and engine (default); split = a thread " +
-            "per engine and per device; shared = one thread for both engines, one for both devices; " +
-            "single = everything on the application thread (also --single-thread)."})
+        "Thread layouts: node = one thread per node running its device and engine (default from 3 cores); " +
+            "split = a thread per engine and per device; shared = one thread for both engines, one for both " +
+            "devices; combined = one thread for both nodes (default on 2 cores); single = everything on the " +
+            "application thread (also --single-thread; default on 1 core)."})
 final class PerfCommand implements Callable<Integer>
 {
     /** Operations. */
@@ -90,18 +91,20 @@ final class PerfCommand implements Callable<Integer>
         "(default: 236 with --lat, else 0, as perftest)")
     Integer inline;
 
-    @Option(names = "--layout", description = "node, split, shared or single (default: ${DEFAULT-VALUE})")
-    PerfThreads.Layout layout = PerfThreads.Layout.node;
+    @Option(names = "--layout", description = "node, split, shared, combined or single (default: by cores, node " +
+        "from 3, combined on 2, single on 1)")
+    PerfThreads.Layout layout;
 
     @Option(names = "--single-thread", description = "same as --layout single")
     boolean singleThread;
 
-    @Option(names = "--idle", description = "idle strategy of the engine and device threads: spin, yield or backoff " +
-        "(default: ${DEFAULT-VALUE})")
-    PerfThreads.Idle idle = PerfThreads.Idle.yield;
+    @Option(names = "--idle", description = "idle strategy of the engine and device threads: spin, yield, backoff " +
+        "or park (default: spin when every thread has a core of its own, else park: woken by doorbells, the wire " +
+        "and interrupts)")
+    PerfThreads.Idle idle;
 
     @Option(names = "--app-idle", description = "idle strategy of the application thread while it waits: spin, " +
-        "yield or backoff (default: the --idle one for --lat, else backoff)")
+        "yield or backoff (default: --lat: spin with --idle spin, else yield; bandwidth: backoff)")
     PerfThreads.Idle appIdle;
 
     @Option(names = "--timeout", description = "seconds before a stuck run fails (default: ${DEFAULT-VALUE})")
@@ -208,7 +211,9 @@ final class PerfCommand implements Callable<Integer>
         s.rdmaCm = rdmaCm;
         s.timeoutSeconds = (int)Math.max(1, Math.ceil(timeout));
         s.check();
-        try (PciNode pci = new PciNode(nodeOptions.toContext(idle.create())))
+        // the engine's thread and the application's poll
+        final PerfThreads.Idle engineIdle = null != idle ? idle : PerfThreads.Idle.forCores(2);
+        try (PciNode pci = new PciNode(nodeOptions.toContext(engineIdle.create())))
         {
             try
             {
@@ -292,11 +297,16 @@ final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("--timeout must be > 0: " + timeout);
         }
         s.inline = (Op.send == op || Op.write == op) && s.size <= maxInline;
-        s.layout = singleThread ? PerfThreads.Layout.single : layout;
+        s.layout = singleThread ? PerfThreads.Layout.single : null != layout ? layout : PerfThreads.Layout.forCores();
+        if (null == idle)
+        {
+            idle = PerfThreads.Idle.forCores(s.layout.busyThreads());
+        }
         validateEvents(s.layout);
         s.qps.events = events;
         // bandwidth: the window keeps the engines busy while the application sleeps; latency: it is on the path
-        s.appIdle = null != appIdle ? appIdle : latency ? idle : PerfThreads.Idle.backoff;
+        s.appIdle = null != appIdle ? appIdle : !latency ? PerfThreads.Idle.backoff :
+            PerfThreads.Idle.spin == idle ? PerfThreads.Idle.spin : PerfThreads.Idle.yield;
         s.qps.count = qpCount;
         s.qps.pathMtu = s.pathMtu;
         s.qps.sendWr = txDepth;

@@ -17,18 +17,38 @@ final class PerfThreads implements AutoCloseable
     /** Thread layouts, as {@code --layout} names them ({@link NodeThreads.Layout}). */
     enum Layout
     {
-        node, split, shared, single;
+        node, split, shared, combined, single;
 
         NodeThreads.Layout library()
         {
             return NodeThreads.Layout.valueOf(name().toUpperCase(Locale.ROOT));
+        }
+
+        /** The library's default for this machine's cores. */
+        static Layout forCores()
+        {
+            return valueOf(NodeThreads.Layout.forCores(Runtime.getRuntime().availableProcessors()).name()
+                .toLowerCase(Locale.ROOT));
+        }
+
+        /** Threads that poll in this layout: its agent threads and the application's. */
+        int busyThreads()
+        {
+            return library().busyThreads();
         }
     }
 
     /** Idle strategies, as {@code --idle} and {@code --app-idle} name them ({@link NodeThreads.Idle}). */
     enum Idle
     {
-        spin, yield, backoff;
+        spin, yield, backoff, park;
+
+        /** The library's choice for {@code busyThreads} polling threads on this machine's cores. */
+        static Idle forCores(final int busyThreads)
+        {
+            return valueOf(NodeThreads.Idle.forCores(busyThreads, Runtime.getRuntime().availableProcessors()).name()
+                .toLowerCase(Locale.ROOT));
+        }
 
         IdleStrategy create()
         {
@@ -81,6 +101,8 @@ final class PerfThreads implements AutoCloseable
                 return "engine-a, engine-b, device-a, device-b, main [application, both ends]";
             case SHARED:
                 return "engines [engine A + engine B], devices [device A + device B], main [application, both ends]";
+            case COMBINED:
+                return "jrxe [devices and engines of both nodes], main [application, both ends]";
             default:
                 return "main [devices, engines and application on one thread]";
         }

@@ -4,6 +4,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.VarHandle;
+
 import static io.jrxe.driver.emu.VirtioSpec.*;
 import static io.jrxe.driver.virtio.SplitVirtqueue.*;
 import static io.jrxe.driver.virtio.VirtioNet.*;
@@ -155,10 +157,15 @@ final class DeviceVirtqueue
         return n > size ? -ERR_AVAIL_IDX : n;
     }
 
-    /** The driver asked not to be interrupted for this queue (§2.6.7, VIRTQ_AVAIL_F_NO_INTERRUPT). */
+    /**
+     * The driver asked not to be interrupted for this queue (§2.6.7, VIRTQ_AVAIL_F_NO_INTERRUPT). Called after
+     * {@link #publish()}: the fence orders the used.idx store before this load (§2.6.7.1), the device's half of
+     * the driver's clear-flag-then-recheck (a driver about to sleep sees the entries or gets the interrupt).
+     */
     boolean interruptSuppressed()
     {
-        return 0 != (avail.getShort(RING_FLAGS) & AVAIL_F_NO_INTERRUPT);
+        VarHandle.fullFence();
+        return 0 != (avail.getShortVolatile(RING_FLAGS) & AVAIL_F_NO_INTERRUPT);
     }
 
     /**

@@ -4,12 +4,13 @@ import io.jrxe.driver.pci.DmaMapper;
 import io.jrxe.driver.pci.MmioRegion;
 import io.jrxe.driver.pci.PciFunction;
 import io.jrxe.driver.virtio.SplitVirtqueue;
+import io.jrxe.driver.wake.ParkingIdleStrategy;
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.ErrorHandler;
 import org.agrona.LangUtil;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.ByteOrder;
@@ -26,7 +27,8 @@ import java.nio.ByteOrder;
  * driver's thread.
  * <p>
  * Offered features: VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS. Two queues: receiveq1 (0), transmitq1 (1).
- * No interrupts are delivered (there is no MSI-X table; vector writes read back NO_VECTOR): drivers poll.
+ * Interrupts: until {@link #routeInterrupts} routes its one MSI-X vector to a thread's line, vector writes read
+ * back NO_VECTOR and drivers poll; once routed, queues and config changes mapped to vector 0 signal that line.
  */
 public final class EmulatedVirtioNet implements PciFunction
 {
@@ -234,7 +236,8 @@ public final class EmulatedVirtioNet implements PciFunction
         this.mtu = ctx.mtu();
         this.port = ctx.port();
         this.iommu = null != ctx.iommu() ? ctx.iommu() : new EmulatedIommu();
-        this.idleStrategy = null != ctx.idleStrategy() ? ctx.idleStrategy() : new BackoffIdleStrategy();
+        this.idleStrategy = null != ctx.idleStrategy() ? ctx.idleStrategy() :
+            new ParkingIdleStrategy(new Wakeup("virtio-net-emu " + ctx.address()));
         this.userErrorHandler = ctx.errorHandler();
         this.guard = new QuiesceGuard("virtio-net reset of " + address);
         this.registers = new VirtioNetRegisters(mac, mtu, maxQueueSize, ctx.linkUp(), counters, this::resetDevice);
@@ -336,6 +339,10 @@ public final class EmulatedVirtioNet implements PciFunction
         }
         if (null != r)
         {
+            if (idleStrategy instanceof ParkingIdleStrategy)
+            {
+                ((ParkingIdleStrategy)idleStrategy).wakeup().close();
+            }
             r.close();
         }
         if (null != i)
@@ -345,7 +352,25 @@ public final class EmulatedVirtioNet implements PciFunction
         port.detach();
     }
 
-    /** The device model, for callers that schedule it themselves (e.g. in a CompositeAgent). */
+    /** MSI-X as a one-vector table whose message signals {@code target} (see {@link VirtioNetRegisters}). */
+    @Override
+    public int routeInterrupts(final Wakeup target)
+    {
+        checkOpen();
+        registers.routeInterrupts(target);
+        return 1;
+    }
+
+    @Override
+    public void unrouteInterrupts()
+    {
+        registers.routeInterrupts(null);
+    }
+
+    /**
+     * The device model, for callers that schedule it themselves (e.g. in a CompositeAgent); it is
+     * {@link io.jrxe.driver.wake.Wakeable}: bind it to the line of the thread that runs it.
+     */
     public Agent agent()
     {
         return agent;
@@ -362,6 +387,10 @@ public final class EmulatedVirtioNet implements PciFunction
         if (null != runner || null != invoker)
         {
             throw new IllegalStateException(address + ": device already started or driven by an invoker");
+        }
+        if (idleStrategy instanceof ParkingIdleStrategy)
+        {
+            agent.wakeup(((ParkingIdleStrategy)idleStrategy).wakeup());
         }
         runner = new AgentRunner(idleStrategy, LangUtil::rethrowUnchecked, null, agent);
         AgentRunner.startOnThread(runner, r ->

@@ -141,7 +141,8 @@ public final class EmulatedWire
             {
                 if (src != dst)
                 {
-                    links[src][dst] = new WireLink(faults, src, dst, ctx.linkRingCapacity(), ctx.maxFrameLength());
+                    links[src][dst] = new WireLink(faults, src, ports[dst], ctx.linkRingCapacity(),
+                        ctx.maxFrameLength());
                 }
             }
         }

@@ -1,5 +1,7 @@
 package io.jrxe.driver.emu;
 
+import io.jrxe.driver.wake.Wakeable;
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
@@ -24,12 +26,15 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  *       is dropped and counted, as a NIC does.</li>
  * </ol>
  * Used indexes are published once per batch. The device never sets VIRTQ_USED_F_NO_NOTIFY (§2.6.10): it serves
- * the tx queue after each notification, so the driver must always notify; VIRTQ_AVAIL_F_NO_INTERRUPT only
- * keeps the ISR queue bit clear, since no interrupts are delivered anyway. A driver error in a chain or an IOMMU fault sets DEVICE_NEEDS_RESET
+ * the tx queue after each notification, so the driver must always notify. Unless the driver set
+ * VIRTQ_AVAIL_F_NO_INTERRUPT, publishing used buffers raises the ISR queue bit and, for a queue mapped to an MSI-X
+ * vector, signals where the vector is routed (the driver's thread). The flag is read after a full fence that
+ * follows the used.idx store (§2.6.7.1's barrier): a driver that clears the flag and then re-reads used.idx
+ * either sees the new entries or gets the interrupt. A driver error in a chain or an IOMMU fault sets DEVICE_NEEDS_RESET
  * and the device does nothing more until reset. A device that is not live drains the wire and drops what it gets.
  * Runs on one thread at a time (its AgentRunner or the caller of an AgentInvoker); allocates nothing per frame.
  */
-final class VirtioNetDeviceAgent implements Agent, FrameHandler
+final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
 {
     private static final String HEADER_TOO_SHORT_TX =
         "virtio-net tx chain shorter than the 12-byte virtio_net_hdr (virtio 1.1 §5.1.6)";
@@ -89,6 +94,14 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
     public String roleName()
     {
         return roleName;
+    }
+
+    /** The driver's notifications, its status writes and frames from the wire wake the device's thread. */
+    @Override
+    public void wakeup(final Wakeup wakeup)
+    {
+        registers.deviceWakeup(wakeup);
+        port.wakeup(wakeup);
     }
 
     @Override
@@ -151,7 +164,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
         work += port.poll(nowNs, this, batchSize);
         if (rx.publish() > 0 && !rx.interruptSuppressed())
         {
-            registers.raiseQueueInterrupt();
+            registers.raiseQueueInterrupt(RX_QUEUE);
         }
         return work;
     }
@@ -231,7 +244,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler
         }
         if (tx.publish() > 0 && !tx.interruptSuppressed())
         {
-            registers.raiseQueueInterrupt();
+            registers.raiseQueueInterrupt(TX_QUEUE);
         }
         return n;
     }

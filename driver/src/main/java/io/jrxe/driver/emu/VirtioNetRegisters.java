@@ -1,5 +1,7 @@
 package io.jrxe.driver.emu;
 
+import io.jrxe.driver.wake.Wakeup;
+
 import io.jrxe.driver.pci.MmioRegion;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,6 +54,12 @@ final class VirtioNetRegisters implements MmioRegion
     private final AtomicInteger status = new AtomicInteger();
     private final AtomicInteger isr = new AtomicInteger();
     private final AtomicIntegerArray kicks = new AtomicIntegerArray(QUEUE_COUNT);
+    /** The thread running the device model: a notification or a status change wakes it. */
+    private volatile Wakeup deviceWakeup;
+    /** Where MSI-X vector 0 is routed (what VFIO's eventfd is on a real device); null: no MSI-X. */
+    private volatile Wakeup interruptTarget;
+    /** Vectors a driver may map: 1 while interrupts are routed, else 0 (every mapping fails, §4.1.5.1.2.1). */
+    private volatile int msixVectors;
     private final byte[] netConfig = new byte[CONFIG_LENGTH];
     private volatile int configGeneration;
     /** Mirror of the status field's LINK_UP bit for the device thread. */
@@ -130,10 +138,60 @@ final class VirtioNetRegisters implements MmioRegion
         return 0 != kicks.get(index) && 0 != kicks.getAndSet(index, 0);
     }
 
-    /** Used buffers were added to a queue whose driver did not suppress interrupts (§2.6.7 / §4.1.4.5). */
-    void raiseQueueInterrupt()
+    /** Set-up: the line of the thread that runs the device model. */
+    void deviceWakeup(final Wakeup wakeup)
+    {
+        deviceWakeup = wakeup;
+    }
+
+    /**
+     * Routes MSI-X vector 0 to {@code target} (null: unroute). The driver then maps queues and config changes to
+     * vector 0 as on a device with a one-entry MSI-X table.
+     */
+    void routeInterrupts(final Wakeup target)
+    {
+        interruptTarget = target;
+        msixVectors = null == target ? 0 : 1;
+    }
+
+    /**
+     * Used buffers were added to a queue whose driver did not suppress interrupts (§2.6.7 / §4.1.4.5): the ISR
+     * bit, and the queue's MSI-X message if it has a vector.
+     */
+    void raiseQueueInterrupt(final int queue)
     {
         raiseIsr(ISR_QUEUE);
+        if (NO_VECTOR != queues[queue].msixVector)
+        {
+            sendMsix();
+        }
+    }
+
+    private void raiseConfigInterrupt()
+    {
+        raiseIsr(ISR_CONFIG);
+        if (NO_VECTOR != msixConfig)
+        {
+            sendMsix();
+        }
+    }
+
+    private void sendMsix()
+    {
+        final Wakeup target = interruptTarget;
+        if (null != target)
+        {
+            target.signal();
+        }
+    }
+
+    private void wakeDevice()
+    {
+        final Wakeup line = deviceWakeup;
+        if (null != line)
+        {
+            line.signal();
+        }
     }
 
     private void raiseIsr(final int bits)
@@ -160,7 +218,7 @@ final class VirtioNetRegisters implements MmioRegion
         while (0 != before && !status.compareAndSet(before, before | STATUS_DEVICE_NEEDS_RESET));
         if (0 != (before & STATUS_DRIVER_OK))
         {
-            raiseIsr(ISR_CONFIG);
+            raiseConfigInterrupt();
         }
     }
 
@@ -180,7 +238,7 @@ final class VirtioNetRegisters implements MmioRegion
         netConfig[CONFIG_STATUS] = (byte)(up ? S_LINK_UP : 0);
         linkUp = up;
         configGeneration = (configGeneration + 1) & 0xff;
-        raiseIsr(ISR_CONFIG);
+        raiseConfigInterrupt();
     }
 
     // ---- MmioRegion: driver side ----
@@ -373,7 +431,8 @@ final class VirtioNetRegisters implements MmioRegion
                 writeDriverFeatures(value);
                 break;
             case COMMON_MSIX_CONFIG:
-                msixConfig = NO_VECTOR; // no MSI-X table: every vector mapping fails (§4.1.5.1.2.1)
+                // vectors beyond the routed table fail and read back NO_VECTOR (§4.1.5.1.2.1)
+                msixConfig = (value & 0xffff) < msixVectors ? value & 0xffff : NO_VECTOR;
                 break;
             case COMMON_DEVICE_STATUS:
                 writeStatus(value & 0xff);
@@ -387,7 +446,7 @@ final class VirtioNetRegisters implements MmioRegion
             case COMMON_QUEUE_MSIX_VECTOR:
                 if (null != q)
                 {
-                    q.msixVector = NO_VECTOR;
+                    q.msixVector = (value & 0xffff) < msixVectors ? value & 0xffff : NO_VECTOR;
                 }
                 break;
             case COMMON_QUEUE_ENABLE:
@@ -433,6 +492,7 @@ final class VirtioNetRegisters implements MmioRegion
             }
             if (status.compareAndSet(old, next))
             {
+                wakeDevice(); // e.g. DRIVER_OK: the device attaches its queues
                 return;
             }
         }
@@ -531,6 +591,7 @@ final class VirtioNetRegisters implements MmioRegion
         }
         counters.incrementShared(EmulatedNicCounters.NOTIFICATIONS);
         kicks.set(queue, 1);
+        wakeDevice();
     }
 
     private int deviceConfigRead(final int at, final int width)

@@ -22,7 +22,9 @@ import java.util.SplittableRandom;
  *  | (8, LE)        |                           |
  *  +----------------+---------------------------+
  * </pre>
- * {@link #send} and {@link #flushHeld} run on the source port's thread, {@link #poll} on the destination's.
+ * {@link #send} and {@link #flushHeld} run on the source port's thread, {@link #poll} on the destination's. A
+ * queued frame signals the destination port's {@link io.jrxe.driver.wake.Wakeup}, as light on a fibre wakes a
+ * receiver; a frame delayed by the fault injector is found by the receiver's bounded park.
  * Nothing is allocated per frame.
  */
 final class WireLink implements ControlledMessageHandler
@@ -46,6 +48,7 @@ final class WireLink implements ControlledMessageHandler
     private final WireFilter filter;
     private final int source;
     private final int destination;
+    private final WirePort destinationPort;
 
     // source side: a frame held back by reorder
     private final UnsafeBuffer held;
@@ -59,9 +62,10 @@ final class WireLink implements ControlledMessageHandler
     private long pollNowNs;
     private FrameHandler pollHandler;
 
-    WireLink(final WireFaults faults, final int source, final int destination, final int ringCapacity,
+    WireLink(final WireFaults faults, final int source, final WirePort destinationPort, final int ringCapacity,
         final int maxFrameLength)
     {
+        final int destination = destinationPort.index();
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
             BufferUtil.allocateDirectAligned(ringCapacity + RingBufferDescriptor.TRAILER_LENGTH, 64)));
         this.ringBuffer = ring.buffer();
@@ -77,6 +81,7 @@ final class WireLink implements ControlledMessageHandler
         this.filter = faults.filter();
         this.source = source;
         this.destination = destination;
+        this.destinationPort = destinationPort;
         this.held = new UnsafeBuffer(new byte[maxFrameLength]);
     }
 
@@ -222,6 +227,7 @@ final class WireLink implements ControlledMessageHandler
             }
             ring.commit(index);
             counters.increment(WireCounters.FRAMES_QUEUED);
+            destinationPort.signal(); // a frame arrived: wake the receiving device's thread if it sleeps
         }
     }
 }

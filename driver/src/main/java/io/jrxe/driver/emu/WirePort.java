@@ -1,5 +1,6 @@
 package io.jrxe.driver.emu;
 
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 
@@ -19,6 +20,7 @@ public final class WirePort
     private WireLink[] outgoing;
     private WireLink[] incoming;
     private int nextIncoming;
+    private volatile Wakeup wakeup;
 
     WirePort(final int index, final int maxFrameLength, final NanoClock clock)
     {
@@ -31,6 +33,26 @@ public final class WirePort
     {
         this.outgoing = outgoing;
         this.incoming = incoming;
+    }
+
+    /**
+     * The line of the thread that receives on this port, signalled when a frame is queued for it (set-up).
+     *
+     * @param wakeup the receiving thread's line, or null when nobody parks
+     */
+    public void wakeup(final Wakeup wakeup)
+    {
+        this.wakeup = wakeup;
+    }
+
+    /** Source ports' threads: a frame was queued for this port. */
+    void signal()
+    {
+        final Wakeup line = wakeup;
+        if (null != line)
+        {
+            line.signal();
+        }
     }
 
     /** Position of this port on the wire, 0-based. */

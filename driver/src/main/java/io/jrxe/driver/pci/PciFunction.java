@@ -1,5 +1,7 @@
 package io.jrxe.driver.pci;
 
+import io.jrxe.driver.wake.Wakeup;
+
 /**
  * One PCI function as a user-space driver sees it: configuration space, BARs, DMA mapping and reset.
  * <p>
@@ -50,6 +52,23 @@ public interface PciFunction extends AutoCloseable
 
     /** Function-level reset, where the device supports it. */
     void reset();
+
+    /**
+     * Routes the function's MSI-X vector 0 to {@code target}: each message the device sends on it signals the
+     * line (through a VFIO eventfd on a real device). The driver then maps its queues to vector 0. Control path.
+     *
+     * @param target the line of the thread that takes the interrupts
+     * @return the vectors routed ({@code 0..n-1}), 0 if this function cannot interrupt
+     */
+    default int routeInterrupts(final Wakeup target)
+    {
+        return 0;
+    }
+
+    /** Stops what {@link #routeInterrupts} started (the device then sends no messages); before {@link #close}. */
+    default void unrouteInterrupts()
+    {
+    }
 
     @Override
     void close();

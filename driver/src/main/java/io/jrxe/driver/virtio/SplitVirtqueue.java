@@ -171,6 +171,16 @@ public final class SplitVirtqueue
         memory.putShort(availOffset + RING_FLAGS, (short)AVAIL_F_NO_INTERRUPT, LE);
     }
 
+    /**
+     * Asks the device to interrupt when it uses buffers (before the driver's thread sleeps) or not to (while it
+     * polls), §2.6.7. The caller fences before it re-reads used.idx; the device fences between its used.idx store
+     * and its read of this flag, so a used buffer is either seen by the re-read or interrupts.
+     */
+    public void interrupts(final boolean on)
+    {
+        memory.putShortVolatile(availOffset + RING_FLAGS, (short)(on ? 0 : AVAIL_F_NO_INTERRUPT));
+    }
+
     public int queueIndex()
     {
         return queueIndex;

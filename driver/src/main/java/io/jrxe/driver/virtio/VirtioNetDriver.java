@@ -6,6 +6,7 @@ import io.jrxe.driver.mem.DmaRegion;
 import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.pci.PciFunction;
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.concurrent.ThreadLocalRandom;
@@ -52,6 +53,24 @@ public final class VirtioNetDriver implements NicDevice
     private long macAddress;
     private int mtu;
     private boolean failed;
+    /** MSI-X vector of both queues and config changes, or NO_VECTOR while the driver only polls. */
+    private int vector = NO_VECTOR;
+    private final Wakeup.Arming arming = new Wakeup.Arming()
+    {
+        @Override
+        public void arm()
+        {
+            rxQueue.interrupts(true);
+            txQueue.interrupts(true);
+        }
+
+        @Override
+        public void disarm()
+        {
+            rxQueue.interrupts(false);
+            txQueue.interrupts(false);
+        }
+    };
     private long deviceErrors;
     private boolean closed;
 
@@ -101,6 +120,7 @@ public final class VirtioNetDriver implements NicDevice
         {
             allocate();
         }
+        transport.configVector(vector);
         setupQueue(rxQueue);
         setupQueue(txQueue);
         // Populating the rx queue before DRIVER_OK is allowed (step 7); notifying is not, §3.1.1.
@@ -273,7 +293,11 @@ public final class VirtioNetDriver implements NicDevice
                 " maximum shrank to " + transport.queueSize() + " below the ring size " + queue.size());
         }
         transport.queueSize(queue.size());
-        transport.queueNoVector();
+        if (vector != transport.queueVector(vector))
+        {
+            throw new IllegalStateException("virtio device " + name() + " refused MSI-X vector " + vector +
+                " for virtqueue " + queue.queueIndex() + " after a reset (§4.1.5.1.2.1)");
+        }
         transport.queueAddresses(queue.descIova(), queue.availIova(), queue.usedIova());
         transport.queueEnable();
     }
@@ -282,6 +306,48 @@ public final class VirtioNetDriver implements NicDevice
     public String name()
     {
         return function.address();
+    }
+
+    /**
+     * Routes the function's MSI-X vector 0 to {@code wakeup} and maps both queues and config changes to it; the
+     * queues' interrupts are on only while the line is armed (the thread about to sleep), as NAPI does.
+     * {@inheritDoc}
+     */
+    @Override
+    public boolean wakeOnInterrupt(final Wakeup wakeup)
+    {
+        if (closed || 0 == function.routeInterrupts(wakeup))
+        {
+            return false;
+        }
+        if (NO_VECTOR != vector)
+        {
+            wakeup.addArming(arming); // a new thread takes over the interrupt (the vectors stay mapped)
+            return true;
+        }
+        boolean mapped = 0 == transport.configVector(0);
+        transport.selectQueue(rxQueue.queueIndex());
+        mapped &= 0 == transport.queueVector(0);
+        transport.selectQueue(txQueue.queueIndex());
+        mapped &= 0 == transport.queueVector(0);
+        if (!mapped)
+        {
+            unmapVectors();
+            function.unrouteInterrupts();
+            return false;
+        }
+        vector = 0;
+        wakeup.addArming(arming);
+        return true;
+    }
+
+    private void unmapVectors()
+    {
+        transport.configVector(NO_VECTOR);
+        transport.selectQueue(rxQueue.queueIndex());
+        transport.queueVector(NO_VECTOR);
+        transport.selectQueue(txQueue.queueIndex());
+        transport.queueVector(NO_VECTOR);
     }
 
     @Override
@@ -586,6 +652,10 @@ public final class VirtioNetDriver implements NicDevice
         }
         finally
         {
+            if (NO_VECTOR != vector)
+            {
+                function.unrouteInterrupts();
+            }
             releaseMemory();
         }
     }

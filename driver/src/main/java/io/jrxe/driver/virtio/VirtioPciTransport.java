@@ -264,10 +264,27 @@ public final class VirtioPciTransport
         common.write16(commonOffset + COMMON_QUEUE_SIZE, size);
     }
 
-    /** We poll: no MSI-X vector for the selected queue. */
-    public void queueNoVector()
+    /**
+     * Maps the selected queue's used-buffer notifications to an MSI-X vector, or to none ({@code NO_VECTOR}: we
+     * poll). §4.1.5.1.2.1: the device reads back NO_VECTOR when it could not map the vector.
+     *
+     * @return the vector the device kept
+     */
+    public int queueVector(final int vector)
     {
-        common.write16(commonOffset + COMMON_QUEUE_MSIX_VECTOR, NO_VECTOR);
+        common.write16(commonOffset + COMMON_QUEUE_MSIX_VECTOR, vector);
+        return common.read16(commonOffset + COMMON_QUEUE_MSIX_VECTOR);
+    }
+
+    /**
+     * Maps configuration-change notifications (link status, DEVICE_NEEDS_RESET) to an MSI-X vector or none.
+     *
+     * @return the vector the device kept
+     */
+    public int configVector(final int vector)
+    {
+        common.write16(commonOffset + COMMON_MSIX_CONFIG, vector);
+        return common.read16(commonOffset + COMMON_MSIX_CONFIG);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.BitUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
@@ -29,6 +30,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * while the engine clears the flag and reads the old producer position: the ring is skipped, the engine saw no
  * WQE, and the post waits until something else rings the QP (a SEND posted right after a receive hung that way).
  * A release store followed by a volatile read does not order the two, and neither does a failed CAS.
+ * <p>
+ * A queued slot also signals the engine thread's {@link Wakeup}, so an engine that parked for lack of work wakes
+ * for the post; a ring that finds the slot already pending needs no signal, the engine has yet to drain it.
  */
 public final class Doorbell
 {
@@ -47,6 +51,7 @@ public final class Doorbell
     private final AtomicIntegerArray pending;
     private final ManyToOneRingBuffer queue;
     private final Reader reader = new Reader();
+    private volatile Wakeup wakeup;
 
     /**
      * @param slots number of distinct slots (QPs) that may ring, valid slots are 0..slots-1
@@ -65,6 +70,16 @@ public final class Doorbell
         final int capacity = BitUtil.findNextPositivePowerOfTwo(recordLength * (2 * slots + 2));
         queue = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+    }
+
+    /**
+     * Wakes the draining thread when a slot is queued (set-up, before that thread starts; null: nobody parks).
+     *
+     * @param wakeup the line of the thread that drains
+     */
+    public void wakeup(final Wakeup wakeup)
+    {
+        this.wakeup = wakeup;
     }
 
     /**
@@ -94,6 +109,11 @@ public final class Doorbell
             }
             queue.buffer().putInt(index, slot);
             queue.commit(index);
+            final Wakeup line = wakeup;
+            if (null != line)
+            {
+                line.signal(); // only on the 0 -> 1 transition: a burst of posts to one QP signals once
+            }
         }
     }
 

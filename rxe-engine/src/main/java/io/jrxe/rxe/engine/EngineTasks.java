@@ -1,5 +1,6 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.rxe.spi.EngineInvoker;
 import io.jrxe.rxe.verbs.Errno;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -25,6 +26,7 @@ final class EngineTasks implements EngineInvoker
     private final Consumer<Runnable> runner = this::run;
     private final Consumer<Throwable> errors;
     private volatile Thread driver;
+    private volatile Wakeup wakeup;
 
     /**
      * @param errors told of a task that failed with nobody waiting for it
@@ -52,6 +54,26 @@ final class EngineTasks implements EngineInvoker
         driver = thread;
     }
 
+    /** Set-up: the line of the thread that drains the tasks, signalled after each submission. */
+    void wakeup(final Wakeup wakeup)
+    {
+        this.wakeup = wakeup;
+    }
+
+    private boolean offer(final Runnable task)
+    {
+        if (!queue.offer(task))
+        {
+            return false;
+        }
+        final Wakeup line = wakeup;
+        if (null != line)
+        {
+            line.signal();
+        }
+        return true;
+    }
+
     /** Engine thread: run what was queued. */
     int drain()
     {
@@ -61,7 +83,7 @@ final class EngineTasks implements EngineInvoker
     @Override
     public boolean invoke(final Runnable task)
     {
-        return queue.offer(task);
+        return offer(task);
     }
 
     @Override
@@ -73,7 +95,7 @@ final class EngineTasks implements EngineInvoker
             return 0;
         }
         final WaitedTask waited = new WaitedTask(task); // control path: one per call
-        if (!queue.offer(waited))
+        if (!offer(waited))
         {
             return -Errno.EAGAIN;
         }

@@ -1,5 +1,7 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.driver.wake.Wakeable;
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.concurrent.Agent;
 
 /**
@@ -14,7 +16,7 @@ import org.agrona.concurrent.Agent;
  * The agent drives the engine but does not own it: closing the runner or invoker stops the duty cycles and leaves
  * the engine open; whoever created the engine closes it (a {@code RoceNode} closes its own), after the agent.
  */
-public final class RxeAgent implements Agent
+public final class RxeAgent implements Agent, Wakeable
 {
     private final RxeEngine engine;
     private final String roleName;
@@ -49,6 +51,13 @@ public final class RxeAgent implements Agent
     public void onClose()
     {
         engine.driver(null);
+    }
+
+    /** The engine's doorbells, tasks and NIC interrupt wake the thread that runs this agent. */
+    @Override
+    public void wakeup(final Wakeup wakeup)
+    {
+        engine.wakeup(wakeup);
     }
 
     /** One duty cycle of the engine. {@inheritDoc} */

@@ -1,5 +1,6 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.rxe.net.RxePacketIo;
 import io.jrxe.rxe.net.RxePacketSink;
 import io.jrxe.rxe.net.RxePoller;
@@ -344,6 +345,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final RecvCompleter recv;
     private final TransportTimers timers;
     private final Doorbell doorbell;
+    private volatile Wakeup wakeup;
     private final ManyToOneConcurrentArrayQueue<QpModifyCommand> commands;
     private final AtomicIntegerArray qpnToSlot;
     private final QpContext[] slots;
@@ -453,6 +455,21 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     public void driver(final Thread thread)
     {
         tasks.driver(thread);
+    }
+
+    /**
+     * Binds the engine's work sources to the wake-up line of the thread that will drive it: doorbells, invoked
+     * tasks and modify commands signal it, and the NIC's interrupt (through the packet I/O) does too when the
+     * thread sleeps. Set-up only, before that thread starts; {@link RxeAgent} does it for thread layouts.
+     *
+     * @param wakeup the driving thread's line
+     */
+    public void wakeup(final Wakeup wakeup)
+    {
+        this.wakeup = wakeup;
+        doorbell.wakeup(wakeup);
+        tasks.wakeup(wakeup);
+        packetIo.wakeup(wakeup);
     }
 
     /**
@@ -915,6 +932,11 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         while (!commands.offer(cmd))
         {
             Thread.yield(); // control path: the engine drains the queue every duty cycle
+        }
+        final Wakeup line = wakeup;
+        if (null != line)
+        {
+            line.signal();
         }
     }
 

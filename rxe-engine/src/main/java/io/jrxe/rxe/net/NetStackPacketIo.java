@@ -1,6 +1,7 @@
 package io.jrxe.rxe.net;
 
 import io.jrxe.driver.mem.PacketPool;
+import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.UdpDatagram;
 import io.jrxe.net.UdpHandler;
@@ -33,6 +34,12 @@ public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandle
     public NetStack stack()
     {
         return stack;
+    }
+
+    @Override
+    public boolean wakeup(final Wakeup wakeup)
+    {
+        return stack.device().wakeOnInterrupt(wakeup);
     }
 
     @Override

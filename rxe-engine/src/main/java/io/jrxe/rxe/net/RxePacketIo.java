@@ -1,6 +1,7 @@
 package io.jrxe.rxe.net;
 
 import io.jrxe.driver.mem.PacketPool;
+import io.jrxe.driver.wake.Wakeup;
 
 /**
  * The engine's view of the L2/L3 stack: it gets packet buffers, writes a RoCEv2 UDP payload (BTH onwards, ICRC
@@ -103,5 +104,16 @@ public interface RxePacketIo
     static boolean isIpv4Mapped(final long gidHi, final long gidLo)
     {
         return 0 == gidHi && 0x0000_ffffL == (gidLo >>> 32);
+    }
+
+    /**
+     * Lets the NIC's interrupt wake the engine thread while it sleeps ({@link io.jrxe.driver.NicDevice#wakeOnInterrupt}). Set-up
+     * only. The default, for packet I/O without a NIC, does nothing.
+     *
+     * @return whether received frames will signal the line
+     */
+    default boolean wakeup(final Wakeup wakeup)
+    {
+        return false;
     }
 }

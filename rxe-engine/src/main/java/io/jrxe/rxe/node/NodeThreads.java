@@ -1,5 +1,8 @@
 package io.jrxe.rxe.node;
 
+import io.jrxe.driver.wake.ParkingIdleStrategy;
+import io.jrxe.driver.wake.Wakeable;
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -22,6 +25,7 @@ import java.util.function.Supplier;
  *   NODE    jrxe-a: [device A, engine A]   jrxe-b: [device B, engine B]  jrxe-NAME: [engine]
  *   SPLIT   engine-a, engine-b, device-a, device-b                        jrxe-NAME: [engine]
  *   SHARED  engines: [engine A, engine B]  devices: [device A, device B]  jrxe-NAME: [engine]
+ *   COMBINED  jrxe: [device A, engine A, device B, engine B]              jrxe-NAME: [engine]
  *   SINGLE  no thread: {@link #drive()} on the caller's thread = {@link NodePair#step()} / {@link RoceNode#progress()}
  * </pre>
  * Device models that already run on their own threads ({@link NodePairContext#startDevices}) keep them; a layout
@@ -39,8 +43,40 @@ public final class NodeThreads implements AutoCloseable
         SPLIT,
         /** One thread for all engines, one for all device models. */
         SHARED,
+        /**
+         * One thread for both nodes, devices and engines: with the application's thread, two threads in all, so
+         * on two cores neither waits for the other to give up a core.
+         */
+        COMBINED,
         /** No thread: the caller drives everything with {@link #drive()}. */
-        SINGLE
+        SINGLE;
+
+        /**
+         * The default layout of a node pair and the application's thread on {@code cores} cores: as many polling
+         * threads as there are cores, so none waits for a core another one spins on. {@link #NODE} (three
+         * threads) from three cores, {@link #COMBINED} (two) on two, the caller's thread alone on one.
+         */
+        public static Layout forCores(final int cores)
+        {
+            return cores >= 3 ? NODE : 2 == cores ? COMBINED : SINGLE;
+        }
+
+        /** Threads that poll for a node pair in this layout, the application's included. */
+        public int busyThreads()
+        {
+            switch (this)
+            {
+                case SPLIT:
+                    return 5;
+                case NODE:
+                case SHARED:
+                    return 3;
+                case COMBINED:
+                    return 2;
+                default:
+                    return 1;
+            }
+        }
     }
 
     /** Idle strategies of the threads: what a thread does after a duty cycle that found no work. */
@@ -50,10 +86,16 @@ public final class NodeThreads implements AutoCloseable
         SPIN,
         /** {@link Thread#yield()}: low latency, and gives way on a shared or virtual machine with coarse timers. */
         YIELD,
-        /** Spin, yield, then park from 1 µs up to 100 µs: little CPU when idle ({@link RoceNode}'s default). */
-        BACKOFF;
+        /** Spin, yield, then park from 1 µs up to 100 µs, woken only by the clock: little CPU when idle. */
+        BACKOFF,
+        /**
+         * Spin, yield, then park until work signals the thread (a doorbell, an invoke, a frame from the wire, the
+         * NIC's interrupt): no CPU when idle, no livelock with more busy threads than cores, and a wake-up as
+         * soon as work comes ({@link ParkingIdleStrategy}; the default).
+         */
+        PARK;
 
-        /** A new strategy (they hold state: one per thread). */
+        /** A new strategy (they hold state: one per thread); PARK's comes with a new wake-up line. */
         public IdleStrategy create()
         {
             switch (this)
@@ -62,9 +104,21 @@ public final class NodeThreads implements AutoCloseable
                     return new BusySpinIdleStrategy();
                 case YIELD:
                     return new YieldingIdleStrategy();
-                default:
+                case BACKOFF:
                     return new BackoffIdleStrategy(100, 10, 1_000, 100_000);
+                default:
+                    return new ParkingIdleStrategy(new Wakeup("park"));
             }
+        }
+
+        /**
+         * The strategy for {@code busyThreads} threads that poll on a machine with {@code cores} cores: spinning
+         * only where every thread has a core of its own, parking otherwise (spinning threads that outnumber the
+         * cores wait out each other's time slices: the ping-pong that took minutes).
+         */
+        public static Idle forCores(final int busyThreads, final int cores)
+        {
+            return busyThreads <= cores ? SPIN : PARK;
         }
     }
 
@@ -74,6 +128,7 @@ public final class NodeThreads implements AutoCloseable
     private final NodePair pair;
     private final RoceNode node;
     private final List<AgentRunner> runners = new ArrayList<>();
+    private final List<Wakeup> lines = new ArrayList<>();
 
     private NodeThreads(final Layout layout, final NodePair pair, final RoceNode node)
     {
@@ -112,6 +167,9 @@ public final class NodeThreads implements AutoCloseable
                 case SHARED:
                     threads.run("engines", idle, engineA, engineB);
                     threads.run("devices", idle, deviceA, deviceB);
+                    break;
+                case COMBINED:
+                    threads.run("jrxe", idle, deviceA, engineA, deviceB, engineB);
                     break;
                 default:
                     break;
@@ -156,8 +214,22 @@ public final class NodeThreads implements AutoCloseable
         {
             return;
         }
+        final IdleStrategy strategy = idle.get();
+        if (strategy instanceof ParkingIdleStrategy)
+        {
+            // every agent's work sources wake this thread: one line per thread of control
+            final Wakeup wakeup = ((ParkingIdleStrategy)strategy).wakeup();
+            lines.add(wakeup);
+            for (final Agent agent : present)
+            {
+                if (agent instanceof Wakeable)
+                {
+                    ((Wakeable)agent).wakeup(wakeup);
+                }
+            }
+        }
         final Agent agent = new NamedAgent(name, 1 == present.size() ? present.get(0) : new CompositeAgent(present));
-        final AgentRunner runner = new AgentRunner(idle.get(), Throwable::printStackTrace, null, agent);
+        final AgentRunner runner = new AgentRunner(strategy, Throwable::printStackTrace, null, agent);
         runners.add(runner);
         AgentRunner.startOnThread(runner);
     }
@@ -217,6 +289,11 @@ public final class NodeThreads implements AutoCloseable
     @Override
     public void close()
     {
+        for (final Wakeup line : lines)
+        {
+            line.close(); // a parked thread wakes now and sees that its runner stops
+        }
+        lines.clear();
         CloseHelper.closeAll(runners);
         runners.clear();
     }

@@ -153,7 +153,7 @@ public final class RoceNode implements AutoCloseable
             return this;
         }
 
-        /** Idle strategy of the dedicated engine thread (default: spin, yield, then park up to 100 µs). */
+        /** Idle strategy of the dedicated engine thread (default: {@link NodeThreads.Idle#PARK}, woken by work). */
         public Context idleStrategy(final IdleStrategy idleStrategy)
         {
             this.idleStrategy = idleStrategy;
@@ -257,7 +257,7 @@ public final class RoceNode implements AutoCloseable
             this.engine = createdEngine;
             this.deviceInfo = createdInfo;
             packetIo.sink(engine);
-            this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.BACKOFF.create();
+            this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.PARK.create();
             this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
             linkChanged(linkWatch.isUp(), false);
             // JMX readers run on their own thread with the wall clock: the node's clock may be a test's manual one

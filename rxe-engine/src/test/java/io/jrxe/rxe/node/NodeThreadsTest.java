@@ -1,17 +1,27 @@
 package io.jrxe.rxe.node;
 
+import io.jrxe.driver.wake.ParkingIdleStrategy;
+import io.jrxe.driver.wake.Wakeup;
+import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class NodeThreadsTest
 {
+    /** A park no clock ends: only a signal wakes the thread. */
+    private static final long FOREVER_NS = 3_600_000_000_000L;
+
     @ParameterizedTest
     @EnumSource(NodeThreads.Layout.class)
     void everyLayoutCompletesAPingPong(final NodeThreads.Layout layout)
@@ -35,6 +45,57 @@ class NodeThreadsTest
         }
     }
 
+    /**
+     * Every layout with threads that park as soon as they are idle (no spin, no yield) and never wake on their own:
+     * each step of a ping-pong, a WRITE and a READ has to come from a signal. The application's doorbell wakes its
+     * engine, the driver's notification its device, a frame on the wire the receiving device, and the device's
+     * interrupt the engine. One wake-up missing anywhere hangs the traffic and fails the test.
+     */
+    @ParameterizedTest
+    @EnumSource(value = NodeThreads.Layout.class, names = "SINGLE", mode = EnumSource.Mode.EXCLUDE)
+    void everyLayoutCompletesTrafficWithThreadsWokenOnlyBySignals(final NodeThreads.Layout layout)
+    {
+        try (NodePair pair = new NodePair(new NodePairContext().errorHandler(NodePairTest::fail)))
+        {
+            pair.resolve(10_000_000_000L);
+            final List<Wakeup> lines = new ArrayList<>();
+            final Supplier<IdleStrategy> parkOnly = () ->
+            {
+                final Wakeup line = new Wakeup("t" + lines.size());
+                lines.add(line);
+                return new ParkingIdleStrategy(line, 0, 0, FOREVER_NS);
+            };
+            try (NodeThreads threads = NodeThreads.start(layout, parkOnly, pair))
+            {
+                assertTimeoutPreemptively(Duration.ofSeconds(60), () ->
+                {
+                    final PairTraffic traffic = new PairTraffic(pair, threads::drive);
+                    traffic.pingPong(200);
+                    traffic.writeThenRead(20);
+                });
+            }
+            long parks = 0;
+            long unparks = 0;
+            for (final Wakeup line : lines)
+            {
+                parks += line.parks();
+                unparks += line.unparks();
+            }
+            assertTrue(parks > 0 && unparks > 0, "threads parked and signals woke them: " + lines);
+        }
+    }
+
+    @Test
+    void theDefaultLayoutAndIdleFollowTheCores()
+    {
+        assertEquals(NodeThreads.Layout.SINGLE, NodeThreads.Layout.forCores(1));
+        assertEquals(NodeThreads.Layout.COMBINED, NodeThreads.Layout.forCores(2));
+        assertEquals(NodeThreads.Layout.NODE, NodeThreads.Layout.forCores(16));
+        assertEquals(NodeThreads.Idle.SPIN, NodeThreads.Idle.forCores(NodeThreads.Layout.COMBINED.busyThreads(), 2));
+        assertEquals(NodeThreads.Idle.PARK, NodeThreads.Idle.forCores(NodeThreads.Layout.NODE.busyThreads(), 2));
+        assertEquals(NodeThreads.Idle.SPIN, NodeThreads.Idle.forCores(NodeThreads.Layout.NODE.busyThreads(), 3));
+    }
+
     private static List<String> expectedThreads(final NodeThreads.Layout layout)
     {
         switch (layout)
@@ -45,6 +106,8 @@ class NodeThreadsTest
                 return List.of("engine-a", "engine-b", "device-a", "device-b");
             case SHARED:
                 return List.of("engines", "devices");
+            case COMBINED:
+                return List.of("jrxe");
             default:
                 return List.of();
         }
