@@ -208,8 +208,9 @@ OOB_PORT=18515
 # TCG guest stalls either side for longer than 67 ms, and spurious go-back-N retransmissions then flood the hub.
 ACK_TIMEOUT=18
 # Driver buffers must hold a whole frame: jumbo frames (--host-mtu) need bigger ones.
-# Yield rather than park when idle: a park can last milliseconds on a TCG guest, and the peer times out.
-JRXE_NODE_OPTS=(--idle yield)
+# Park when idle, woken by doorbells and the NIC's MSI-X interrupt (a clock-timed park, backoff, can last
+# milliseconds on a TCG guest, and the peer times out; yield takes a vCPU from the kernel peer).
+JRXE_NODE_OPTS=(--idle park)
 [ "${HOST_MTU:-1500}" -gt 1900 ] && JRXE_NODE_OPTS+=(--buffer-size $(( (HOST_MTU + 14 + 64 + 1023) / 1024 * 1024 )))
 # jrxe counters that must stay 0 in a clean run against a well-behaved peer (retransmits, RNR NAKs and the
 # first packets sent before ARP resolves are not errors).

@@ -83,6 +83,9 @@ figures+=" jrxe_srv_rcvd=$(value_of rcvd_pkts "$srv_counters") jrxe_cli_rcvd=$(v
 retx_srv=$(value_of retransmitted_pkts "$srv_counters")
 retx_cli=$(value_of retransmitted_pkts "$cli_counters")
 figures+=" jrxe_retx=$(( ${retx_srv:-0} + ${retx_cli:-0} ))"
+# MSI-X interrupts that woke jrxe's parked thread (the JRXE-NIC STATS line each run prints at exit)
+figures+=" jrxe_srv_irqs=$(value_of interrupts "$(grep -m1 '^JRXE-NIC STATS' "$srv_log")")"
+figures+=" jrxe_cli_irqs=$(value_of interrupts "$(grep -m1 '^JRXE-NIC STATS' "$cli_log")")"
 if [ ${#problems[@]} -gt 0 ]; then
     show_jvm_crashes
     fail "$(printf '%s; ' "${problems[@]}")$figures"

@@ -14,6 +14,11 @@ public final class NicStats
     public long rxDropped;
     /** Frames not sent because the tx ring was full. */
     public long txRingFull;
+    /**
+     * Interrupts that woke the thread driving the device (MSI-X while it slept, {@link NicDevice#wakeOnInterrupt});
+     * the device's interrupt path counts them and the driver copies the count in when the stats are read.
+     */
+    public long interrupts;
 
     public void reset()
     {
@@ -23,12 +28,14 @@ public final class NicStats
         txBytes = 0;
         rxDropped = 0;
         txRingFull = 0;
+        interrupts = 0;
     }
 
     @Override
     public String toString()
     {
         return "rx_packets=" + rxPackets + " rx_bytes=" + rxBytes + " tx_packets=" + txPackets +
-            " tx_bytes=" + txBytes + " rx_dropped=" + rxDropped + " tx_ring_full=" + txRingFull;
+            " tx_bytes=" + txBytes + " rx_dropped=" + rxDropped + " tx_ring_full=" + txRingFull +
+            " interrupts=" + interrupts;
     }
 }

@@ -28,9 +28,9 @@ final class CmAppRunner
     @Mixin
     NodeOptions nodeOptions = new NodeOptions();
 
-    @Option(names = "--idle", description = "what the engine thread does when idle: spin, yield or backoff " +
-        "(default: ${DEFAULT-VALUE})")
-    PerfThreads.Idle idle = PerfThreads.Idle.backoff;
+    @Option(names = "--idle", description = "what the engine thread does when idle: spin, yield, backoff, or park " +
+        "(default: ${DEFAULT-VALUE}: woken by doorbells and the NIC's interrupt)")
+    PerfThreads.Idle idle = PerfThreads.Idle.park;
 
     /**
      * @param tool the tool, on the node's connection manager

@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * Output lines for scripts (the CI harness reads them):
  * <pre>
  * JRXE-NIC READY pci=0000:00:03.0 mac=52:54:00:00:00:02 ip=10.9.0.2/24 mtu=1500 link=up
- * JRXE-NIC STATS rx_packets=N tx_packets=N rx_bytes=N tx_bytes=N rx_dropped=N tx_ring_full=N [net counters]
+ * JRXE-NIC STATS rx_packets=N tx_packets=N rx_bytes=N tx_bytes=N rx_dropped=N tx_ring_full=N interrupts=N link=up|down
+ *     [net counters]
  * </pre>
  * On SIGINT/SIGTERM a final STATS line is printed, the device is reset and released, and the exit status is 0.
  */
@@ -123,6 +124,7 @@ final class NicCommand implements Callable<Integer>
             .append(" tx_bytes=").append(s.txBytes)
             .append(" rx_dropped=").append(s.rxDropped)
             .append(" tx_ring_full=").append(s.txRingFull)
+            .append(" interrupts=").append(s.interrupts)
             .append(" link=").append(stack.device().linkUp() ? "up" : "down")
             .append(' ');
         final int countersStart = line.length();

@@ -79,9 +79,9 @@ final class PingpongCommand implements Callable<Integer>
     @Option(names = {"-c", "--validate"}, description = "check received buffers (the tool's -c; use it on both sides)")
     boolean validate;
 
-    @Option(names = "--idle", description = "what the polling thread does when idle: spin, yield or backoff " +
-        "(default: ${DEFAULT-VALUE}); on a VM with coarse timers yield keeps latency down")
-    PerfThreads.Idle idle = PerfThreads.Idle.backoff;
+    @Option(names = "--idle", description = "what the polling thread does when idle: spin, yield, backoff, or park " +
+        "(default: ${DEFAULT-VALUE}: woken by doorbells and the NIC's interrupt)")
+    PerfThreads.Idle idle = PerfThreads.Idle.park;
 
     @Option(names = "--timeout", description = "seconds allowed for the exchange and for the ping-pong " +
         "(default: ${DEFAULT-VALUE})")
@@ -95,7 +95,7 @@ final class PingpongCommand implements Callable<Integer>
         {
             try
             {
-                return run(pci.node(), System.out, idle.create(), SystemNanoClock.INSTANCE);
+                return run(pci.node(), System.out, pci.node().callerIdle(idle.create()), SystemNanoClock.INSTANCE);
             }
             finally
             {

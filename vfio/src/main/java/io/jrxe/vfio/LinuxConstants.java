@@ -30,6 +30,9 @@ public final class LinuxConstants
     public static final int EFD_NONBLOCK = 04000;
     public static final int EFD_CLOEXEC = 02000000;
 
+    /** {@code struct pollfd} events: data to read. */
+    public static final short POLLIN = 0x1;
+
     public static final int RLIMIT_MEMLOCK = 8;
     /** {@code RLIM_INFINITY}: all ones. */
     public static final long RLIM_INFINITY = -1L;
@@ -39,6 +42,7 @@ public final class LinuxConstants
     public static final int EINTR = 4;
     public static final int EIO = 5;
     public static final int ENXIO = 6;
+    public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
     public static final int EFAULT = 14;
@@ -48,6 +52,7 @@ public final class LinuxConstants
     public static final int EINVAL = 22;
     public static final int ENOSPC = 28;
     public static final int ENOTTY = 25;
+    public static final int ENOSYS = 38;
 
     private LinuxConstants()
     {

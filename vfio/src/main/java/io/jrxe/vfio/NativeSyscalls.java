@@ -163,6 +163,19 @@ public final class NativeSyscalls implements Syscalls
     }
 
     @Override
+    public int poll(final Pointer fds, final int nfds, final int timeoutMs)
+    {
+        try
+        {
+            return LibC.poll(fds, nfds, timeoutMs);
+        }
+        catch (final LastErrorException ex)
+        {
+            return -ex.getErrorCode();
+        }
+    }
+
+    @Override
     public int eventfd(final int initialValue, final int flags)
     {
         try
@@ -240,6 +253,8 @@ public final class NativeSyscalls implements Syscalls
         static native int ftruncate(int fd, long length) throws LastErrorException;
 
         static native int eventfd(int initialValue, int flags) throws LastErrorException;
+
+        static native int poll(Pointer fds, long nfds, int timeout) throws LastErrorException;
 
         static native int getrlimit(int resource, Rlimit limit) throws LastErrorException;
 

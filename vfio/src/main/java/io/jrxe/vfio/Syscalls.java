@@ -46,6 +46,15 @@ public interface Syscalls
     /** {@code eventfd(2)}; returns the file descriptor. */
     int eventfd(int initialValue, int flags);
 
+    /**
+     * {@code poll(2)} over {@code nfds} {@code struct pollfd} at {@code fds}; returns the ready count, 0 on
+     * timeout. Fakes that do not model it return {@code -ENOSYS}.
+     */
+    default int poll(final Pointer fds, final int nfds, final int timeoutMs)
+    {
+        return -LinuxConstants.ENOSYS;
+    }
+
     /** {@code getrlimit(2)}, e.g. for {@link LinuxConstants#RLIMIT_MEMLOCK}. */
     int getrlimit(int resource, Rlimit limit);
 

@@ -197,6 +197,23 @@ public final class VfioDevice implements AutoCloseable
     }
 
     /**
+     * A waiter over the eventfds of IRQ {@code index}, for the thread that takes this device's interrupts. It
+     * stays valid until the IRQ is disabled or re-enabled.
+     *
+     * @throws IllegalStateException if IRQ {@code index} has no eventfds (enable it first)
+     */
+    public VfioIrqWaiter irqWaiter(final int index)
+    {
+        ensureOpen();
+        final int[] eventfds = irqEventfds[index];
+        if (null == eventfds)
+        {
+            throw new IllegalStateException(address + ": IRQ index " + index + " is not enabled");
+        }
+        return new VfioIrqWaiter(syscalls, eventfds);
+    }
+
+    /**
      * Routes the legacy INTx line to a new non-blocking eventfd. INTx is level triggered, so vfio-pci masks it on
      * every interrupt; call {@link #unmaskIntx()} after servicing the device.
      */

@@ -362,6 +362,12 @@ public final class EmulatedVirtioNet implements PciFunction
     }
 
     @Override
+    public long interrupts()
+    {
+        return registers.msixMessages();
+    }
+
+    @Override
     public void unrouteInterrupts()
     {
         registers.routeInterrupts(null);

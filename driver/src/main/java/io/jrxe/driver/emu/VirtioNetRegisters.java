@@ -6,6 +6,7 @@ import io.jrxe.driver.pci.MmioRegion;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
 import static io.jrxe.driver.virtio.SplitVirtqueue.*;
@@ -60,6 +61,7 @@ final class VirtioNetRegisters implements MmioRegion
     private volatile Wakeup interruptTarget;
     /** Vectors a driver may map: 1 while interrupts are routed, else 0 (every mapping fails, §4.1.5.1.2.1). */
     private volatile int msixVectors;
+    private final AtomicLong msixMessages = new AtomicLong();
     private final byte[] netConfig = new byte[CONFIG_LENGTH];
     private volatile int configGeneration;
     /** Mirror of the status field's LINK_UP bit for the device thread. */
@@ -148,6 +150,11 @@ final class VirtioNetRegisters implements MmioRegion
      * Routes MSI-X vector 0 to {@code target} (null: unroute). The driver then maps queues and config changes to
      * vector 0 as on a device with a one-entry MSI-X table.
      */
+    long msixMessages()
+    {
+        return msixMessages.get();
+    }
+
     void routeInterrupts(final Wakeup target)
     {
         interruptTarget = target;
@@ -181,6 +188,7 @@ final class VirtioNetRegisters implements MmioRegion
         final Wakeup target = interruptTarget;
         if (null != target)
         {
+            msixMessages.incrementAndGet();
             target.signal();
         }
     }

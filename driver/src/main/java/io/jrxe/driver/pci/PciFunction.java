@@ -65,6 +65,12 @@ public interface PciFunction extends AutoCloseable
         return 0;
     }
 
+    /** @return interrupt messages delivered to the routed target so far. */
+    default long interrupts()
+    {
+        return 0;
+    }
+
     /** Stops what {@link #routeInterrupts} started (the device then sends no messages); before {@link #close}. */
     default void unrouteInterrupts()
     {

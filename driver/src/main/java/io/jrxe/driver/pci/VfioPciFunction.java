@@ -1,9 +1,12 @@
 package io.jrxe.driver.pci;
 
+import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.vfio.BarMapping;
 import io.jrxe.vfio.VfioContainer;
 import io.jrxe.vfio.VfioContext;
 import io.jrxe.vfio.VfioDevice;
+import io.jrxe.vfio.VfioException;
+import io.jrxe.vfio.VfioIoctl;
 import io.jrxe.vfio.VfioSession;
 
 /**
@@ -25,6 +28,8 @@ public final class VfioPciFunction implements PciFunction
     private final MmioRegion[] bars = new MmioRegion[BAR_COUNT];
     private final DmaMapper dma;
     private boolean closed;
+    private volatile MsixInterruptThread interruptThread;
+    private volatile long interruptsBefore;
 
     /** Wraps an open session; the function owns it from now on and closes it in {@link #close()}. */
     public VfioPciFunction(final VfioSession session)
@@ -117,12 +122,66 @@ public final class VfioPciFunction implements PciFunction
         device().reset();
     }
 
+    /**
+     * Enables MSI-X vector 0 on an eventfd and starts the thread that signals {@code target} on each interrupt;
+     * routed already, the interrupts go to {@code target} from now on. {@inheritDoc}
+     */
+    @Override
+    public synchronized int routeInterrupts(final Wakeup target)
+    {
+        if (null != interruptThread)
+        {
+            interruptThread.target(target);
+            return 1;
+        }
+        final VfioDevice device = device();
+        try
+        {
+            if (device.irqInfo(VfioIoctl.VFIO_PCI_MSIX_IRQ_INDEX).count < 1)
+            {
+                return 0;
+            }
+            device.enableMsix(1);
+        }
+        catch (final VfioException ex)
+        {
+            System.err.println(address() + ": no MSI-X interrupts, the driver polls: " + ex.getMessage());
+            return 0;
+        }
+        interruptThread = new MsixInterruptThread(address(), device.irqWaiter(VfioIoctl.VFIO_PCI_MSIX_IRQ_INDEX),
+            target);
+        return 1;
+    }
+
+    @Override
+    public long interrupts()
+    {
+        final MsixInterruptThread t = interruptThread;
+        return null == t ? interruptsBefore : interruptsBefore + t.interrupts();
+    }
+
+    @Override
+    public synchronized void unrouteInterrupts()
+    {
+        if (null != interruptThread)
+        {
+            interruptThread.close();
+            interruptsBefore += interruptThread.interrupts();
+            interruptThread = null;
+            if (!closed)
+            {
+                device().disableIrqs(VfioIoctl.VFIO_PCI_MSIX_IRQ_INDEX);
+            }
+        }
+    }
+
     /** Closes device, group and container; BAR regions must not be used afterwards (the mappings are gone). */
     @Override
     public void close()
     {
         if (!closed)
         {
+            unrouteInterrupts();
             closed = true;
             session.close();
         }

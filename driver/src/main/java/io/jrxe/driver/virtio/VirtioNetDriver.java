@@ -453,6 +453,7 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public NicStats stats()
     {
+        stats.interrupts = function.interrupts(); // the interrupt path counts, not the rx/tx loop
         return stats;
     }
 

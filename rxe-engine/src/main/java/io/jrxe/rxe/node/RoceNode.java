@@ -1,6 +1,7 @@
 package io.jrxe.rxe.node;
 
 import io.jrxe.driver.NicDevice;
+import io.jrxe.driver.wake.ParkingIdleStrategy;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
 import io.jrxe.rxe.devinfo.DeviceInfoFile;
@@ -383,6 +384,22 @@ public final class RoceNode implements AutoCloseable
     public int progress()
     {
         return engine.progress();
+    }
+
+    /**
+     * For a caller that drives the node with {@link #progress()} on its own thread: a {@link ParkingIdleStrategy}
+     * is bound to the engine's work sources (doorbells, tasks, the NIC's interrupt), so that the caller's thread
+     * parks until work comes; any other strategy is returned as it is. Set-up, before the caller's loop.
+     *
+     * @return {@code idle}
+     */
+    public IdleStrategy callerIdle(final IdleStrategy idle)
+    {
+        if (idle instanceof ParkingIdleStrategy)
+        {
+            engine.wakeup(((ParkingIdleStrategy)idle).wakeup());
+        }
+        return idle;
     }
 
     /**
