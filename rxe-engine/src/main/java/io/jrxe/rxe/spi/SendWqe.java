@@ -28,6 +28,9 @@ public final class SendWqe
     /** Transport state: failed; {@link #status()} holds the WC status. */
     public static final int STATE_ERROR = 4;
 
+    /** Shared by every WQE without inline room: an empty buffer nobody writes. */
+    private static final UnsafeBuffer NO_INLINE = new UnsafeBuffer(new byte[0]);
+
     private long wrId;
     private int opcode;
     private int sendFlags;
@@ -41,7 +44,8 @@ public final class SendWqe
     private int rkey;
     private long compareAdd;
     private long swap;
-    private final AhAttr av = new AhAttr();
+    /** UD/GSI only: a connected QP's WQEs have no address vector (it is the QP's path), and no memory for one. */
+    private final AhAttr av;
     private int remoteQpn;
     private int remoteQkey;
     private MwEntry mw;
@@ -64,10 +68,16 @@ public final class SendWqe
     private int sgeIndex;
     private int sgeOffset;
 
-    public SendWqe(final int maxSge, final int maxInline)
+    /**
+     * @param maxSge    SGEs per WQE
+     * @param maxInline inline bytes per WQE
+     * @param datagram  whether the QP is UD/GSI (its WQEs carry an address vector)
+     */
+    public SendWqe(final int maxSge, final int maxInline, final boolean datagram)
     {
         sgl = new SgeList(maxSge);
-        inlineData = new UnsafeBuffer(new byte[maxInline]);
+        inlineData = 0 == maxInline ? NO_INLINE : new UnsafeBuffer(new byte[maxInline]);
+        av = datagram ? new AhAttr() : null;
     }
 
     public void fill(final SendWorkRequest wr, final int flags, final long totalLength)

@@ -27,7 +27,8 @@ final class SendQueue
         this.maxInline = maxInline;
         this.maxSgeRd = maxSgeRd;
         this.sigAll = sigAll;
-        this.ring = new WqeRing<>(maxWr, () -> new SendWqe(maxSge, maxInline));
+        final boolean datagram = qp.type().isDatagram();
+        this.ring = new WqeRing<>(maxWr, () -> new SendWqe(maxSge, maxInline, datagram));
     }
 
     /** @return the ring; the engine is its consumer. */

@@ -1,15 +1,19 @@
 package io.jrxe.rxe.verbs;
 
 /**
- * A scatter/gather list ({@code struct ib_sge[]}) held in primitive arrays: element i is
- * (address[i], length[i], lkey[i]). Used by work requests (filled by the application) and by WQEs (filled at post
- * time). Reusable; {@link #clear()} resets the count.
+ * A scatter/gather list ({@code struct ib_sge[]}) held in one primitive array, two words per element, as
+ * {@code struct ib_sge} is 16 bytes:
+ * <pre>
+ *   words[2i]     address (VA, an iova inside the MR named by lkey)
+ *   words[2i + 1] lkey (high 32 bits) | length (low 32 bits, unsigned)
+ * </pre>
+ * One array instead of three: every WQE of every QP has a list, so the headers of two arrays per WQE were a third
+ * of an idle QP's memory. Used by work requests (filled by the application) and by WQEs (filled at post time).
+ * Reusable; {@link #clear()} resets the count.
  */
 public final class SgeList
 {
-    private final long[] address;
-    private final int[] length;
-    private final int[] lkey;
+    private final long[] words;
     private int count;
 
     /**
@@ -17,15 +21,13 @@ public final class SgeList
      */
     public SgeList(final int capacity)
     {
-        address = new long[capacity];
-        length = new int[capacity];
-        lkey = new int[capacity];
+        words = new long[2 * capacity];
     }
 
     /** @return max elements. */
     public int capacity()
     {
-        return address.length;
+        return words.length >> 1;
     }
 
     /** @return number of elements. */
@@ -45,13 +47,12 @@ public final class SgeList
      */
     public SgeList add(final long addr, final int len, final int key)
     {
-        if (count == address.length)
+        if (2 * count == words.length)
         {
-            throw new IndexOutOfBoundsException("SgeList full: capacity " + address.length);
+            throw new IndexOutOfBoundsException("SgeList full: capacity " + capacity());
         }
-        address[count] = addr;
-        length[count] = len;
-        lkey[count] = key;
+        words[2 * count] = addr;
+        words[2 * count + 1] = (long)key << 32 | (len & 0xffff_ffffL);
         count++;
         return this;
     }
@@ -71,7 +72,7 @@ public final class SgeList
      */
     public long address(final int i)
     {
-        return address[i];
+        return words[2 * i];
     }
 
     /**
@@ -80,7 +81,7 @@ public final class SgeList
      */
     public int length(final int i)
     {
-        return length[i];
+        return (int)words[2 * i + 1];
     }
 
     /**
@@ -89,7 +90,7 @@ public final class SgeList
      */
     public int lkey(final int i)
     {
-        return lkey[i];
+        return (int)(words[2 * i + 1] >>> 32);
     }
 
     /** @return sum of the lengths as unsigned 32-bit values. */
@@ -98,7 +99,7 @@ public final class SgeList
         long total = 0;
         for (int i = 0; i < count; i++)
         {
-            total += length[i] & 0xffff_ffffL;
+            total += words[2 * i + 1] & 0xffff_ffffL;
         }
         return total;
     }
@@ -112,9 +113,7 @@ public final class SgeList
      */
     public SgeList copyFrom(final SgeList other, final int n)
     {
-        System.arraycopy(other.address, 0, address, 0, n);
-        System.arraycopy(other.length, 0, length, 0, n);
-        System.arraycopy(other.lkey, 0, lkey, 0, n);
+        System.arraycopy(other.words, 0, words, 0, 2 * n);
         count = n;
         return this;
     }
