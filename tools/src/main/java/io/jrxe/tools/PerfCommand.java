@@ -35,6 +35,9 @@ import java.util.concurrent.Callable;
             "application thread (also --single-thread; default on 1 core)."})
 final class PerfCommand implements Callable<Integer>
 {
+    /** Most QPs per node of a run (the engines' QP tables are sized for them). */
+    private static final int MAX_QPS = 4096;
+
     /** Operations. */
     enum Op
     {
@@ -160,7 +163,7 @@ final class PerfCommand implements Callable<Integer>
         final Settings s = validate();
         final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
         try (NodePair pair = new NodePair(new NodePairContext().forWorkload(s.pathMtu, inFlight)
-            .errorHandler(Throwable::printStackTrace)))
+            .maxQps(s.qps.count + 16).errorHandler(Throwable::printStackTrace)))
         {
             pair.resolve(5_000_000_000L);
             final RcQps qps = new RcQps(pair, s.qps);
@@ -266,9 +269,9 @@ final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--iters must be >= 1 and --warmup >= 0");
         }
-        if (qpCount < 1 || qpCount > 128)
+        if (qpCount < 1 || qpCount > MAX_QPS)
         {
-            throw new IllegalArgumentException("--qps must be in [1, 128]: " + qpCount);
+            throw new IllegalArgumentException("--qps must be in [1, " + MAX_QPS + "]: " + qpCount);
         }
         if (latency && qpCount != 1)
         {
