@@ -25,6 +25,7 @@ import io.jrxe.ulp.oob.PerftestBwSession;
 import io.jrxe.ulp.oob.PerftestDest;
 import io.jrxe.ulp.oob.PerftestCmTransport;
 import io.jrxe.ulp.oob.PerftestExchange;
+import io.jrxe.ulp.oob.PerftestLatSession;
 import io.jrxe.ulp.oob.PerftestReportFormatter;
 import io.jrxe.ulp.oob.PerftestReportFormatter.Unit;
 import io.jrxe.ulp.oob.PerftestSysData;
@@ -32,6 +33,7 @@ import io.jrxe.ulp.oob.PerftestTcpTransport;
 import io.jrxe.ulp.oob.PerftestTest;
 import io.jrxe.ulp.oob.PerftestTransport;
 import io.jrxe.ulp.oob.Side;
+import io.jrxe.ulp.perftest.PerftestLatPeer;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.IdleStrategy;
@@ -94,6 +96,14 @@ final class PerftestPeer implements PerftestBwSession.Peer
         boolean rdmaCm;
         int timeoutSeconds = 300;
         int ackTimeout = QpConnector.DEFAULT_TIMEOUT;
+        /** Latency tests: perftest's {@code -a} (sizes 2..2^23). */
+        boolean allSizes;
+        /** Latency tests: {@code -I}, -1 for perftest's default. */
+        int maxInline = -1;
+        /** Latency tests: {@code --cq-mod} of ib_send_lat (perftest's default is the tx depth, 1). */
+        int cqMod = 1;
+        /** Latency tests: write each size's HdrHistogram here ({@code --hgrm}), or null. */
+        String hgrm;
 
         /**
          * Maps a command line onto settings: exactly one of {@code server} and {@code host}, an operation perftest
@@ -103,6 +113,15 @@ final class PerftestPeer implements PerftestBwSession.Peer
          */
         static Settings of(final String host, final boolean server, final String op)
         {
+            return of(host, server, op, false);
+        }
+
+        /**
+         * As {@link #of(String, boolean, String)}, for a latency test ({@code ib_*_lat}) when {@code latency}, with
+         * perftest's latency defaults (size 2, or 8 for atomic; tx depth 1).
+         */
+        static Settings of(final String host, final boolean server, final String op, final boolean latency)
+        {
             if (server == (null != host))
             {
                 throw new IllegalArgumentException("give either --server or the HOST of a perftest server, not " +
@@ -110,12 +129,26 @@ final class PerftestPeer implements PerftestBwSession.Peer
             }
             final Settings s = new Settings();
             s.host = host;
-            s.test = testOf(op);
+            s.test = testOf(op, latency);
+            if (latency)
+            {
+                s.size = PerftestTest.ATOMIC_LAT == s.test ? 8 : 2;
+                s.txDepth = 1;
+            }
             return s;
         }
 
         static PerftestTest testOf(final String op)
         {
+            return testOf(op, false);
+        }
+
+        static PerftestTest testOf(final String op, final boolean latency)
+        {
+            if (latency)
+            {
+                return latTestOf(op);
+            }
             switch (op.toLowerCase(Locale.ROOT))
             {
                 case "send":
@@ -130,8 +163,53 @@ final class PerftestPeer implements PerftestBwSession.Peer
             }
         }
 
+        private static PerftestTest latTestOf(final String op)
+        {
+            return switch (op.toLowerCase(Locale.ROOT))
+            {
+                case "send" -> PerftestTest.SEND_LAT;
+                case "write" -> PerftestTest.WRITE_LAT;
+                case "read" -> PerftestTest.READ_LAT;
+                case "atomic" -> PerftestTest.ATOMIC_LAT;
+                default -> throw new IllegalArgumentException("perftest peer mode with --lat runs --op send, " +
+                    "write, read or atomic, not '" + op + "'");
+            };
+        }
+
+        /** @return the tx depth of a latency run. */
+        int latTxDepth()
+        {
+            return txDepth;
+        }
+
+        /** @return the library's settings of a latency run (checked). */
+        PerftestLatPeer.Settings latSettings()
+        {
+            final PerftestLatPeer.Settings s = new PerftestLatPeer.Settings();
+            s.test = test;
+            s.iters = iters;
+            s.txDepth = txDepth;
+            s.rxDepth = rxDepth;
+            s.cqMod = cqMod;
+            s.maxInline = maxInline;
+            s.maxSize = allSizes ? 1L << PerftestLatSession.ALL_SIZES_MAX_EXPONENT : size;
+            s.gidIndex = gidIndex;
+            s.ackTimeout = ackTimeout;
+            s.runTimeoutNs = TimeUnit.SECONDS.toNanos(timeoutSeconds);
+            return s.check();
+        }
+
         Settings check()
         {
+            if (test.latency())
+            {
+                latSettings();
+                PerftestLatSession.sizes(test, size, allSizes);
+            }
+            else if (allSizes || null != hgrm)
+            {
+                throw new IllegalArgumentException("-a and --hgrm are for the latency tests in peer mode (--lat)");
+            }
             if (size < 1 || iters < 1 || txDepth < 1 || rxDepth < 1)
             {
                 throw new IllegalArgumentException("size, iterations, tx depth and rx depth must be positive: " +
@@ -183,6 +261,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
     private int localOutReads;
     private BwTraffic traffic;
     private int preposted;
+    private PerftestLatPeer latPeer;
 
     PerftestPeer(
         final RoceNode node,
@@ -229,6 +308,10 @@ final class PerftestPeer implements PerftestBwSession.Peer
                 out.flush();
             }
             exchange = new PerftestExchange(opened.open(), settings.side());
+            if (settings.test.latency())
+            {
+                return runLatency(opened, timeoutNs);
+            }
             final PerftestBwSession.Result result = PerftestBwSession.run(exchange, settings.test, localMtu(),
                 PerftestSysData.DEFAULT, this, timeoutNs);
             return PerftestPeerOutput.report(out, settings, pathMtu, result, traffic);
@@ -241,6 +324,17 @@ final class PerftestPeer implements PerftestBwSession.Peer
         {
             release();
         }
+    }
+
+    /** One side of an ib_*_lat test: the library's peer and conversation, this tool's printing. */
+    private int runLatency(final PerftestTransport opened, final long timeoutNs) throws OobException
+    {
+        final PerftestLatOutput output = new PerftestLatOutput(out, settings, node.name(), opened.exchangeMethod());
+        latPeer = new PerftestLatPeer(device, opened, exchange, settings.latSettings(), idle, clock, output);
+        PerftestLatSession.run(exchange, settings.test, PerftestLatSession.sizes(settings.test, settings.size,
+            settings.allSizes), localMtu(), PerftestSysData.DEFAULT, latPeer, timeoutNs);
+        output.end();
+        return 0;
     }
 
     /** perftest's socket exchange, or with {@code -R} rdma_cm for the exchange and the data QP. */
@@ -374,6 +468,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
             case SEND_BW -> WrOpcode.SEND;
             case WRITE_BW -> WrOpcode.RDMA_WRITE;
             case READ_BW -> WrOpcode.RDMA_READ;
+            default -> throw new IllegalStateException(settings.test.tool() + " is not a bandwidth test");
         };
         final SendWorkRequest wr = new SendWorkRequest(1).opcode(opcode).sendFlags(SendFlags.SIGNALED);
         wr.sgl().add(buffer.addressOffset(), settings.size, mr.lkey());
@@ -394,6 +489,10 @@ final class PerftestPeer implements PerftestBwSession.Peer
     /** After the transport has released the QP (closing hand-shake done, rdma_cm disconnected). */
     private void release()
     {
+        if (null != latPeer)
+        {
+            latPeer.close();
+        }
         if (null != cq)
         {
             device.destroyCq(cq);

@@ -39,9 +39,15 @@ final class PerftestPeerOutput
         out.println(" Mtu             : " + pathMtu.bytes() + "[B]\t\tLink type       : Ethernet");
         out.println(" GID index       : " + settings.gidIndex + "\t\tData ex. method : " + exchangeMethod);
         out.println(PerftestReportFormatter.RESULT_LINE.trim());
+        printAddressLines(out, local, remote);
+        out.flush();
+    }
+
+    /** perftest's {@code ctx_print_pingpong_data} for both sides. */
+    static void printAddressLines(final PrintStream out, final PerftestDest local, final PerftestDest remote)
+    {
         out.print(address(" local address", local));
         out.print(address(" remote address", remote));
-        out.flush();
     }
 
     private static String title(final PerftestPeer.Settings settings)
@@ -51,6 +57,7 @@ final class PerftestPeerOutput
             case SEND_BW -> "Send";
             case WRITE_BW -> "RDMA_Write";
             case READ_BW -> "RDMA_Read";
+            default -> throw new IllegalArgumentException(settings.test.tool() + " is not a bandwidth test");
         };
     }
 

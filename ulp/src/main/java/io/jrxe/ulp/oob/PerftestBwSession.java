@@ -119,6 +119,10 @@ public final class PerftestBwSession
         final Peer peer,
         final long trafficTimeoutNs) throws OobException
     {
+        if (test.latency())
+        {
+            throw new IllegalArgumentException(test.tool() + " is a latency test: use PerftestLatSession");
+        }
         try
         {
             return converse(exchange, test, localMtu, localSysData, peer, trafficTimeoutNs);
@@ -141,17 +145,13 @@ public final class PerftestBwSession
         final PerftestVersion remoteVersion = exchange.exchangeVersions();
         final PerftestSysData sysData = exchange.exchangeSysData(localSysData);
         final Mtu mtu = exchange.exchangeMtu(localMtu);
-        final List<PerftestDest> locals = call("create the QPs", () -> peer.localDests(mtu, sysData));
+        final List<PerftestDest> locals = Steps.call("create the QPs", () -> peer.localDests(mtu, sysData));
         if (locals.isEmpty())
         {
             throw new IllegalArgumentException("Peer.localDests returned no QP");
         }
         final List<PerftestDest> remotes = exchange.exchangeDests(locals);
-        call("connect the QPs", () ->
-        {
-            peer.connect(remotes);
-            return null;
-        });
+        Steps.run("connect the QPs", () -> peer.connect(remotes));
 
         final boolean client = Side.CLIENT == exchange.side();
         BwReport localReport = null;
@@ -160,20 +160,20 @@ public final class PerftestBwSession
         if (!test.serverIsPassive())
         {
             exchange.sync();
-            checkSame(remotes, exchange.exchangeDests(locals));
+            Steps.checkSame(remotes, exchange.exchangeDests(locals));
             prepare(peer);
             exchange.sync();
-            localReport = call("run the traffic", peer::runTraffic);
+            localReport = Steps.call("run the traffic", peer::runTraffic);
             peerSentDone = exchange.close(trafficTimeoutNs);
         }
         else
         {
-            checkSame(remotes, exchange.exchangeDests(locals));
+            Steps.checkSame(remotes, exchange.exchangeDests(locals));
             exchange.sync();
             if (client)
             {
                 prepare(peer);
-                localReport = call("run the traffic", peer::runTraffic);
+                localReport = Steps.call("run the traffic", peer::runTraffic);
                 exchange.sync();
                 remoteReport = exchange.exchangeReport(localReport);
             }
@@ -189,41 +189,6 @@ public final class PerftestBwSession
 
     private static void prepare(final Peer peer) throws OobException
     {
-        call("prepare the traffic", () ->
-        {
-            peer.prepareTraffic();
-            return null;
-        });
-    }
-
-    @FunctionalInterface
-    private interface Step<T>
-    {
-        T run() throws Exception;
-    }
-
-    private static <T> T call(final String what, final Step<T> step) throws OobException
-    {
-        try
-        {
-            return step.run();
-        }
-        catch (final OobException ex)
-        {
-            throw ex;
-        }
-        catch (final Exception ex)
-        {
-            throw new OobException("could not " + what + " for the perftest peer: " + ex.getMessage(), ex);
-        }
-    }
-
-    private static void checkSame(final List<PerftestDest> first, final List<PerftestDest> again) throws OobException
-    {
-        if (!first.equals(again))
-        {
-            throw new OobException("the peer changed its QP data between hand-shakes: first " + first + ", then " +
-                again);
-        }
+        Steps.run("prepare the traffic", peer::prepareTraffic);
     }
 }

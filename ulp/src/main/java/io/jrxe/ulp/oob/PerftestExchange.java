@@ -380,6 +380,17 @@ public final class PerftestExchange
     }
 
     /**
+     * Closes the connection with no closing hand-shake and no "done": the end of {@code ib_write_lat}, whose
+     * {@code main} never calls {@code ctx_close_connection} (both sides simply exit after their last ping-pong).
+     */
+    public void finish()
+    {
+        expectState(State.DESTS, "finish");
+        state = State.CLOSED;
+        channel.close();
+    }
+
+    /**
      * Closes the connection without the closing barrier, after a failure: the perftest peer sees the connection
      * drop and stops.
      */
