@@ -92,6 +92,14 @@ final class PerfCommand implements Callable<Integer>
         "(default: 236 with --lat (220 for write in peer mode), else 0, as perftest)")
     Integer inline;
 
+    @Option(names = {"-b", "--bidirectional"}, description = "peer mode, write and read: bidirectional, as " +
+        "perftest's -b (both sides send; each prints the sum)")
+    boolean duplex;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "peer mode, write and read " +
+        "client: run for SECONDS (plus a quarter before and after, uncounted) instead of -n, as perftest's -D")
+    int durationSeconds;
+
     @Option(names = {"-a", "--all"}, description = "peer mode with --lat: every size 2..2^23, one line each, as " +
         "perftest's -a")
     boolean allSizes;
@@ -164,10 +172,10 @@ final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("--rdma-cm needs peer mode (--server or a HOST): the emulated pair " +
                 "of this run connects its QPs directly");
         }
-        if (allSizes || null != hgrm)
+        if (allSizes || null != hgrm || duplex || 0 != durationSeconds)
         {
-            throw new IllegalArgumentException("-a and --hgrm are for peer mode latency runs (--lat with --server " +
-                "or a HOST)");
+            throw new IllegalArgumentException("-a, --hgrm, -b and -D are for peer mode (--server or a HOST); " +
+                "-a and --hgrm with --lat");
         }
         final Settings s = validate();
         final long inFlight = (long)s.qps.count * txDepth() * Math.max(s.size, 64);
@@ -228,6 +236,9 @@ final class PerfCommand implements Callable<Integer>
         }
         s.maxInline = null != inline ? inline : -1;
         s.allSizes = allSizes;
+        s.qps = qpCount;
+        s.duplex = duplex;
+        s.durationSeconds = durationSeconds;
         s.hgrm = hgrm;
         s.gidIndex = gidIndex;
         s.mtu = RcQps.pathMtu(mtu);

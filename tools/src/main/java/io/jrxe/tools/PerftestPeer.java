@@ -33,6 +33,7 @@ import io.jrxe.ulp.oob.PerftestTcpTransport;
 import io.jrxe.ulp.oob.PerftestTest;
 import io.jrxe.ulp.oob.PerftestTransport;
 import io.jrxe.ulp.oob.Side;
+import io.jrxe.ulp.perftest.PerftestBwTraffic;
 import io.jrxe.ulp.perftest.PerftestLatPeer;
 import io.jrxe.ulp.rdmacm.RdmaCm;
 import org.agrona.BufferUtil;
@@ -43,6 +44,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -96,6 +98,12 @@ final class PerftestPeer implements PerftestBwSession.Peer
         boolean rdmaCm;
         int timeoutSeconds = 300;
         int ackTimeout = QpConnector.DEFAULT_TIMEOUT;
+        /** {@code -q}: QPs (bandwidth tests). */
+        int qps = 1;
+        /** {@code -b}: bidirectional (write_bw, read_bw). */
+        boolean duplex;
+        /** {@code -D}: seconds to run instead of iterations (write_bw, read_bw client), 0 for iterations. */
+        int durationSeconds;
         /** Latency tests: perftest's {@code -a} (sizes 2..2^23). */
         boolean allSizes;
         /** Latency tests: {@code -I}, -1 for perftest's default. */
@@ -176,6 +184,29 @@ final class PerftestPeer implements PerftestBwSession.Peer
             };
         }
 
+        private void checkBandwidthModes()
+        {
+            if (qps < 1 || qps > 64)
+            {
+                throw new IllegalArgumentException("-q must be in [1, 64], got " + qps);
+            }
+            if (test.latency() && (1 != qps || duplex || 0 != durationSeconds))
+            {
+                throw new IllegalArgumentException("-q, -b and -D are for the bandwidth tests: perftest's latency " +
+                    "tests run one QP for a number of iterations");
+            }
+            if (duplex && !test.serverIsPassive())
+            {
+                throw new IllegalArgumentException("-b is implemented for write and read (ib_write_bw, " +
+                    "ib_read_bw), not " + test.tool());
+            }
+            if (durationSeconds < 0 || (durationSeconds > 0 && (duplex || !test.serverIsPassive())))
+            {
+                throw new IllegalArgumentException("-D is implemented for one-way ib_write_bw and ib_read_bw " +
+                    "(a positive number of seconds); drop -b, or use -n with " + test.tool());
+            }
+        }
+
         /** @return the tx depth of a latency run. */
         int latTxDepth()
         {
@@ -210,6 +241,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
             {
                 throw new IllegalArgumentException("-a and --hgrm are for the latency tests in peer mode (--lat)");
             }
+            checkBandwidthModes();
             if (size < 1 || iters < 1 || txDepth < 1 || rxDepth < 1)
             {
                 throw new IllegalArgumentException("size, iterations, tx depth and rx depth must be positive: " +
@@ -252,11 +284,13 @@ final class PerftestPeer implements PerftestBwSession.Peer
     private CompletionQueue cq;
     private PerftestTransport transport;
     private PerftestExchange exchange;
-    private QueuePair qp;
+    private QueuePair[] qps;
     private UnsafeBuffer buffer;
+    private long area;
     private MemoryRegion mr;
-    private PerftestDest local;
-    private PerftestDest remote;
+    private List<PerftestDest> locals;
+    private List<PerftestDest> remotes;
+    private PerftestBwTraffic multiTraffic;
     private Mtu pathMtu;
     private int localOutReads;
     private BwTraffic traffic;
@@ -312,8 +346,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
             {
                 return runLatency(opened, timeoutNs);
             }
-            final PerftestBwSession.Result result = PerftestBwSession.run(exchange, settings.test, localMtu(),
-                PerftestSysData.DEFAULT, this, timeoutNs);
+            final PerftestBwSession.Result result = PerftestBwSession.run(exchange, settings.test,
+                settings.duplex, localMtu(), PerftestSysData.DEFAULT, this, timeoutNs);
             return PerftestPeerOutput.report(out, settings, pathMtu, result, traffic);
         }
         catch (final IOException ex)
@@ -367,42 +401,58 @@ final class PerftestPeer implements PerftestBwSession.Peer
     public List<PerftestDest> localDests(final Mtu mtu, final PerftestSysData sysData) throws OobException
     {
         pathMtu = mtu;
-        final int bytes = (int)Math.min(Integer.MAX_VALUE - 4096, sysData.bufferSize(settings.size) * 2L);
-        buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned((bytes + 4095) & ~4095, 4096));
+        final int n = settings.qps;
+        // perftest's layout (set_up_connection): QP i sends from base + i*B and advertises base + (n+i)*B
+        area = sysData.bufferSize(settings.size);
+        final long bytes = 2L * n * area;
+        if (bytes > Integer.MAX_VALUE - 4096)
+        {
+            throw new IllegalArgumentException("-q " + n + " with -s " + settings.size + " needs " + bytes +
+                " bytes of buffer; use fewer QPs or smaller messages");
+        }
+        buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(((int)bytes + 4095) & ~4095, 4096));
         pd = device.allocPd();
         mr = device.regMr(pd, buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
         final int depth = Math.max(settings.txDepth, settings.rxDepth);
-        cq = device.createCq(depth + 1, null);
+        cq = device.createCq((int)Math.min(1 << 20, (long)n * depth + 1), null);
         final QpInitAttr init = new QpInitAttr().qpType(QpType.RC).sendCq(cq).recvCq(cq);
         init.cap().maxSendWr(settings.txDepth).maxRecvWr(settings.rxDepth).maxSendSge(1).maxRecvSge(1);
         localOutReads = Math.min(0xFFFF, settings.test.outReads(device.queryDevice().maxQpRdAtom()));
-        qp = transport.createQps(exchange, pd, init, 1, settings.test, localOutReads).get(0);
+        qps = transport.createQps(exchange, pd, init, n, settings.test, localOutReads).toArray(new QueuePair[0]);
         final byte[] gid = new byte[16];
         device.queryGid(RxeDevice.PORT, settings.gidIndex, gid);
-        final int psn = PeerQpSettings.randomPsn(new Random(System.nanoTime()));
-        local = new PerftestDest(0, localOutReads, qp.qpn(), psn, mr.rkey(), buffer.addressOffset(), 0, gid);
-        return List.of(local);
+        final Random random = new Random(System.nanoTime());
+        locals = new ArrayList<>(n);
+        for (int i = 0; i < n; i++)
+        {
+            locals.add(new PerftestDest(0, localOutReads, qps[i].qpn(), PeerQpSettings.randomPsn(random), mr.rkey(),
+                buffer.addressOffset() + (n + i) * area, 0, gid));
+        }
+        return locals;
     }
 
     @Override
     public void connect(final List<PerftestDest> remoteDests)
     {
-        if (1 != remoteDests.size())
+        if (settings.qps != remoteDests.size())
         {
-            throw new IllegalArgumentException("the peer has " + remoteDests.size() + " QPs; jrxe runs one " +
-                "(perftest -q 1)");
+            throw new IllegalArgumentException("the peer has " + remoteDests.size() + " QPs and this side " +
+                settings.qps + ": give both the same -q");
         }
-        remote = remoteDests.get(0);
+        remotes = remoteDests;
         if (!transport.connectsQps())
         {
-            modifyToRts();
+            for (int i = 0; i < qps.length; i++)
+            {
+                modifyToRts(qps[i], locals.get(i), remotes.get(i));
+            }
         }
-        PerftestPeerOutput.printAddresses(out, settings, node.name(), pathMtu, transport.exchangeMethod(), local,
-            remote);
+        PerftestPeerOutput.printAddresses(out, settings, node.name(), pathMtu, transport.exchangeMethod(), locals,
+            remotes);
     }
 
-    /** INIT, RTR and (client) RTS with perftest's values and the peer's key message. */
-    private void modifyToRts()
+    /** INIT, RTR and (client, or both with -b) RTS with perftest's values and the peer's key message. */
+    private void modifyToRts(final QueuePair qp, final PerftestDest local, final PerftestDest remote)
     {
         final int maxRdAtom = device.queryDevice().maxQpRdAtom();
         // perftest's -u: the local ACK timeout code (4.096 us * 2^n), 14 unless the peer was given another
@@ -412,9 +462,9 @@ final class PerftestPeer implements PerftestBwSession.Peer
         device.modifyQp(qp, attr, qpSettings.fillInit(attr, RxeDevice.PORT));
         device.modifyQp(qp, attr, qpSettings.fillRtr(attr, pathMtu, remote.qpn(), remote.psn(), remote.gid(),
             settings.gidIndex));
-        if (Side.CLIENT == settings.side())
+        if (Side.CLIENT == settings.side() || settings.duplex)
         {
-            // perftest moves only the side that sends or initiates reads to RTS; the server stays a responder.
+            // ctx_connect: only a side that sends or initiates reads goes to RTS; a one-way server stays a responder
             device.modifyQp(qp, attr, qpSettings.fillRts(attr, local.psn()));
         }
     }
@@ -422,46 +472,97 @@ final class PerftestPeer implements PerftestBwSession.Peer
     @Override
     public void prepareTraffic()
     {
-        traffic = new BwTraffic(qp, cq, idle, clock);
-        if (Side.SERVER == settings.side())
+        if (plainRun())
         {
-            // ib_send_bw's server: ctx_set_recv_wqes posts rx depth receives (no more than the iterations).
+            traffic = new BwTraffic(qps[0], cq, idle, clock);
+        }
+        else
+        {
+            multiTraffic = new PerftestBwTraffic(qps, cq, idle, clock);
+        }
+        if (Side.SERVER == settings.side() && !settings.test.serverIsPassive())
+        {
+            // ib_send_bw's server: ctx_set_recv_wqes posts rx depth receives per QP (no more than the iterations).
             preposted = Math.min(settings.rxDepth, settings.iters);
-            final RecvWorkRequest recv = recvWr();
-            for (int i = 0; i < preposted; i++)
+            for (int q = 0; q < qps.length; q++)
             {
-                final int rc = qp.postRecv(recv);
-                if (0 != rc)
+                final RecvWorkRequest recv = recvWr(q);
+                for (int i = 0; i < preposted; i++)
                 {
-                    throw new IllegalStateException("post_recv failed (" + rc + "): " + qp.postError());
+                    final int rc = qps[q].postRecv(recv);
+                    if (0 != rc)
+                    {
+                        throw new IllegalStateException("post_recv failed (" + rc + "): " + qps[q].postError());
+                    }
                 }
             }
         }
     }
 
+    /** One QP, fixed iterations, one way: the loop that also keeps per-message times and a histogram. */
+    private boolean plainRun()
+    {
+        return 1 == settings.qps && !settings.duplex && 0 == settings.durationSeconds;
+    }
+
     @Override
     public BwReport runTraffic()
     {
-        final long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(settings.timeoutSeconds);
-        if (Side.SERVER == settings.side())
+        final long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(settings.timeoutSeconds) +
+            TimeUnit.SECONDS.toNanos(settings.durationSeconds);
+        final boolean receives = Side.SERVER == settings.side() && !settings.test.serverIsPassive();
+        int depth = settings.txDepth;
+        if (settings.test.readsOrAtomics())
         {
-            traffic.receive(recvWr(), settings.iters, preposted, deadline);
+            // The responder holds at most its advertised out_reads (its max_dest_rd_atomic) reads at once.
+            depth = Math.min(depth, Math.max(1, remotes.get(0).outReads()));
+        }
+        if (null != traffic)
+        {
+            if (receives)
+            {
+                traffic.receive(recvWr(0), settings.iters, preposted, deadline);
+            }
+            else
+            {
+                traffic.send(sendWr(0), settings.iters, depth, deadline);
+            }
+            return PerftestReportFormatter.report(settings.size, settings.iters, traffic.elapsedNs(),
+                traffic.bestPerMessageNs(), settings.unit());
+        }
+        if (receives)
+        {
+            final RecvWorkRequest[] recvs = new RecvWorkRequest[qps.length];
+            for (int q = 0; q < qps.length; q++)
+            {
+                recvs[q] = recvWr(q).wrId(q);
+            }
+            multiTraffic.receive(recvs, settings.iters, preposted, deadline);
         }
         else
         {
-            int depth = settings.txDepth;
-            if (PerftestTest.READ_BW == settings.test)
+            final SendWorkRequest[] wrs = new SendWorkRequest[qps.length];
+            for (int q = 0; q < qps.length; q++)
             {
-                // The responder holds at most its advertised out_reads (its max_dest_rd_atomic) reads at once.
-                depth = Math.min(depth, Math.max(1, remote.outReads()));
+                wrs[q] = sendWr(q);
             }
-            traffic.send(sendWr(), settings.iters, depth, deadline);
+            if (settings.durationSeconds > 0)
+            {
+                // perftest's default margin is a quarter of the duration (DEF_INIT_MARGIN)
+                final long durationNs = TimeUnit.SECONDS.toNanos(settings.durationSeconds);
+                multiTraffic.sendFor(wrs, depth, durationNs / 4, durationNs, deadline);
+            }
+            else
+            {
+                multiTraffic.send(wrs, settings.iters, depth, deadline);
+            }
         }
-        return PerftestReportFormatter.report(settings.size, settings.iters, traffic.elapsedNs(),
-            traffic.bestPerMessageNs(), settings.unit());
+        // no per-message times on this path: the peak is reported as 0, as perftest's -N (--noPeak)
+        return PerftestReportFormatter.report(settings.size, multiTraffic.messages(), multiTraffic.elapsedNs(), 0,
+            settings.unit());
     }
 
-    private SendWorkRequest sendWr()
+    private SendWorkRequest sendWr(final int q)
     {
         final int opcode = switch (settings.test)
         {
@@ -471,18 +572,18 @@ final class PerftestPeer implements PerftestBwSession.Peer
             default -> throw new IllegalStateException(settings.test.tool() + " is not a bandwidth test");
         };
         final SendWorkRequest wr = new SendWorkRequest(1).opcode(opcode).sendFlags(SendFlags.SIGNALED);
-        wr.sgl().add(buffer.addressOffset(), settings.size, mr.lkey());
+        wr.sgl().add(buffer.addressOffset() + q * area, settings.size, mr.lkey());
         if (PerftestTest.SEND_BW != settings.test)
         {
-            wr.remoteAddr(remote.vaddr()).rkey(remote.rkey());
+            wr.remoteAddr(remotes.get(q).vaddr()).rkey(remotes.get(q).rkey());
         }
         return wr;
     }
 
-    private RecvWorkRequest recvWr()
+    private RecvWorkRequest recvWr(final int q)
     {
         final RecvWorkRequest wr = new RecvWorkRequest(1);
-        wr.sgl().add(buffer.addressOffset(), settings.size, mr.lkey());
+        wr.sgl().add(buffer.addressOffset() + (qps.length + q) * area, settings.size, mr.lkey());
         return wr;
     }
 

@@ -119,13 +119,42 @@ public final class PerftestBwSession
         final Peer peer,
         final long trafficTimeoutNs) throws OobException
     {
+        return run(exchange, test, false, localMtu, localSysData, peer, trafficTimeoutNs);
+    }
+
+    /**
+     * As {@link #run(PerftestExchange, PerftestTest, Mtu, PerftestSysData, Peer, long)}, optionally bidirectional
+     * (perftest's {@code -b}, write_bw and read_bw only): both sides run traffic, as {@code write_bw.c}'s duplex
+     * path does, and then swap reports; each side prints the sum of the two.
+     * <pre>
+     *  -b   key message per QP again, sync, Peer.prepareTraffic, sync, Peer.runTraffic,
+     *       report exchange (both real), close
+     * </pre>
+     *
+     * @param duplex true for {@code -b}.
+     * @throws IllegalArgumentException for {@code -b} with ib_send_bw, whose bidirectional loop is not implemented.
+     */
+    public static Result run(
+        final PerftestExchange exchange,
+        final PerftestTest test,
+        final boolean duplex,
+        final Mtu localMtu,
+        final PerftestSysData localSysData,
+        final Peer peer,
+        final long trafficTimeoutNs) throws OobException
+    {
+        if (duplex && !test.serverIsPassive())
+        {
+            throw new IllegalArgumentException("-b (bidirectional) is implemented for ib_write_bw and ib_read_bw, " +
+                "not " + test.tool());
+        }
         if (test.latency())
         {
             throw new IllegalArgumentException(test.tool() + " is a latency test: use PerftestLatSession");
         }
         try
         {
-            return converse(exchange, test, localMtu, localSysData, peer, trafficTimeoutNs);
+            return converse(exchange, test, duplex, localMtu, localSysData, peer, trafficTimeoutNs);
         }
         catch (final OobException | RuntimeException ex)
         {
@@ -137,6 +166,7 @@ public final class PerftestBwSession
     private static Result converse(
         final PerftestExchange exchange,
         final PerftestTest test,
+        final boolean duplex,
         final Mtu localMtu,
         final PerftestSysData localSysData,
         final Peer peer,
@@ -165,6 +195,17 @@ public final class PerftestBwSession
             exchange.sync();
             localReport = Steps.call("run the traffic", peer::runTraffic);
             peerSentDone = exchange.close(trafficTimeoutNs);
+        }
+        else if (duplex)
+        {
+            // write_bw.c RUN_REGULAR with duplex: both sides run, then swap reports right away
+            Steps.checkSame(remotes, exchange.exchangeDests(locals));
+            exchange.sync();
+            prepare(peer);
+            exchange.sync();
+            localReport = Steps.call("run the traffic", peer::runTraffic);
+            remoteReport = exchange.exchangeReport(localReport, trafficTimeoutNs);
+            peerSentDone = exchange.close();
         }
         else
         {

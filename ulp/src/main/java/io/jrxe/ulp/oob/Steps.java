@@ -56,8 +56,9 @@ final class Steps
     {
         if (!first.equals(again))
         {
-            throw new OobException("the peer changed its QP data between hand-shakes: first " + first + ", then " +
-                again);
+            // the key messages carry no QP count: a peer with more QPs sends its second QP where the repeat is due
+            throw new OobException("the peer changed its QP data between hand-shakes (do both sides run the same " +
+                "test with the same -q?): first " + first + ", then " + again);
         }
     }
 }
