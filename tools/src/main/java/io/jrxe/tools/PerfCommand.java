@@ -100,6 +100,10 @@ final class PerfCommand implements Callable<Integer>
         "client: run for SECONDS (plus a quarter before and after, uncounted) instead of -n, as perftest's -D")
     int durationSeconds;
 
+    @Option(names = "--run_infinitely", description = "peer mode, one-way write and read: the client prints a " +
+        "line every -D seconds (default 5) until killed; give it to the server too, which then waits without bound")
+    boolean runInfinitely;
+
     @Option(names = {"-a", "--all"}, description = "peer mode with --lat: every size 2..2^23, one line each, as " +
         "perftest's -a")
     boolean allSizes;
@@ -172,7 +176,7 @@ final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("--rdma-cm needs peer mode (--server or a HOST): the emulated pair " +
                 "of this run connects its QPs directly");
         }
-        if (allSizes || null != hgrm || duplex || 0 != durationSeconds)
+        if (allSizes || null != hgrm || duplex || 0 != durationSeconds || runInfinitely)
         {
             throw new IllegalArgumentException("-a, --hgrm, -b and -D are for peer mode (--server or a HOST); " +
                 "-a and --hgrm with --lat");
@@ -239,6 +243,7 @@ final class PerfCommand implements Callable<Integer>
         s.qps = qpCount;
         s.duplex = duplex;
         s.durationSeconds = durationSeconds;
+        s.runInfinitely = runInfinitely;
         s.hgrm = hgrm;
         s.gidIndex = gidIndex;
         s.mtu = RcQps.pathMtu(mtu);

@@ -81,6 +81,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
     static final int DEFAULT_RX_DEPTH = 512;
     static final int DEFAULT_SIZE = 65536;
     static final int DEFAULT_ITERS = 1000;
+    /** perftest's {@code DEF_DURATION}: the period of {@code --run_infinitely} without {@code -D}. */
+    static final int DEFAULT_PERIOD_SECONDS = 5;
 
     /** What a run is asked to do; the defaults are perftest's. */
     static final class Settings
@@ -104,6 +106,10 @@ final class PerftestPeer implements PerftestBwSession.Peer
         boolean duplex;
         /** {@code -D}: seconds to run instead of iterations (write_bw, read_bw client), 0 for iterations. */
         int durationSeconds;
+        /** {@code --run_infinitely}: a one-way write/read client prints a line per {@code -D} period until killed. */
+        boolean runInfinitely;
+        /** Stop a {@code --run_infinitely} client after this many periods (tests); 0 runs until killed. */
+        long periods;
         /** Latency tests: perftest's {@code -a} (sizes 2..2^23). */
         boolean allSizes;
         /** Latency tests: {@code -I}, -1 for perftest's default. */
@@ -199,6 +205,11 @@ final class PerftestPeer implements PerftestBwSession.Peer
             {
                 throw new IllegalArgumentException("-b is implemented for write and read (ib_write_bw, " +
                     "ib_read_bw), not " + test.tool());
+            }
+            if (runInfinitely && (duplex || !test.serverIsPassive() || test.latency()))
+            {
+                throw new IllegalArgumentException("--run_infinitely is implemented for one-way ib_write_bw and " +
+                    "ib_read_bw, not " + test.tool() + (duplex ? " with -b" : ""));
             }
             if (durationSeconds < 0 || (durationSeconds > 0 && (duplex || !test.serverIsPassive())))
             {
@@ -323,6 +334,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
     {
         node.start();
         final long timeoutNs = TimeUnit.SECONDS.toNanos(settings.timeoutSeconds);
+        // --run_infinitely: the passive server waits at its barrier for as long as the client runs
+        final long trafficTimeoutNs = settings.runInfinitely ? Long.MAX_VALUE / 4 : timeoutNs;
         final OobContext oob = new OobContext().acceptTimeoutNs(timeoutNs).connectTimeoutNs(timeoutNs)
             .onListening(() ->
             {
@@ -347,7 +360,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
                 return runLatency(opened, timeoutNs);
             }
             final PerftestBwSession.Result result = PerftestBwSession.run(exchange, settings.test,
-                settings.duplex, localMtu(), PerftestSysData.DEFAULT, this, timeoutNs);
+                settings.duplex, localMtu(), PerftestSysData.DEFAULT, this, trafficTimeoutNs);
             return PerftestPeerOutput.report(out, settings, pathMtu, result, traffic);
         }
         catch (final IOException ex)
@@ -502,7 +515,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
     /** One QP, fixed iterations, one way: the loop that also keeps per-message times and a histogram. */
     private boolean plainRun()
     {
-        return 1 == settings.qps && !settings.duplex && 0 == settings.durationSeconds;
+        return 1 == settings.qps && !settings.duplex && 0 == settings.durationSeconds && !settings.runInfinitely;
     }
 
     @Override
@@ -546,6 +559,10 @@ final class PerftestPeer implements PerftestBwSession.Peer
             {
                 wrs[q] = sendWr(q);
             }
+            if (settings.runInfinitely)
+            {
+                return runInfinitely(wrs, depth);
+            }
             if (settings.durationSeconds > 0)
             {
                 // perftest's default margin is a quarter of the duration (DEF_INIT_MARGIN)
@@ -560,6 +577,31 @@ final class PerftestPeer implements PerftestBwSession.Peer
         // no per-message times on this path: the peak is reported as 0, as perftest's -N (--noPeak)
         return PerftestReportFormatter.report(settings.size, multiTraffic.messages(), multiTraffic.elapsedNs(), 0,
             settings.unit());
+    }
+
+    /**
+     * perftest's {@code run_iter_bw_infinitely}: post without end and print a result line every {@code -D} seconds
+     * (default 5) with what completed in that period; the queues drain between periods, which leaves a gap of one
+     * window's completions. Returns only after {@link Settings#periods} periods (tests); the tool is stopped by a
+     * signal.
+     */
+    private BwReport runInfinitely(final SendWorkRequest[] wrs, final int depth)
+    {
+        final long periodNs = TimeUnit.SECONDS.toNanos(settings.durationSeconds > 0 ? settings.durationSeconds :
+            DEFAULT_PERIOD_SECONDS);
+        out.print(PerftestReportFormatter.RESULT_LINE);
+        out.print(PerftestReportFormatter.header(settings.unit()));
+        final long stuckNs = TimeUnit.SECONDS.toNanos(settings.timeoutSeconds);
+        BwReport report = null;
+        for (long period = 0; 0 == settings.periods || period < settings.periods; period++)
+        {
+            multiTraffic.sendFor(wrs, depth, 0, periodNs, clock.nanoTime() + periodNs + stuckNs);
+            report = PerftestReportFormatter.report(settings.size, multiTraffic.messages(),
+                multiTraffic.elapsedNs(), 0, settings.unit());
+            out.print(PerftestReportFormatter.line(report, settings.unit()));
+            out.flush();
+        }
+        return report;
     }
 
     private SendWorkRequest sendWr(final int q)

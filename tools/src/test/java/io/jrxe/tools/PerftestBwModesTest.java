@@ -90,6 +90,26 @@ class PerftestBwModesTest
     }
 
     @Test
+    void runInfinitelyPrintsALinePerPeriod() throws Exception
+    {
+        final Runs r = run(PerftestTest.WRITE_BW, s ->
+        {
+            s.runInfinitely = true;
+            s.durationSeconds = 1;
+            s.periods = 2; // a real run goes on until it is killed
+        });
+        final Matcher m = LINE.matcher(r.client.output());
+        int lines = 0;
+        while (m.find())
+        {
+            assertTrue(Long.parseLong(m.group(1)) > 0, m.group());
+            lines++;
+        }
+        assertEquals(3, lines, r.client.output()); // two periods, then the final table of the last one
+        assertEquals(1, count(r.client.output(), " #bytes     #iterations") - 1, r.client.output());
+    }
+
+    @Test
     void unsupportedCombinationsSayWhatToFix()
     {
         final PerftestPeer.Settings sendDuplex = PerftestRuns.settings(PerftestTest.SEND_BW, null, 1, SIZE, ITERS);
