@@ -27,8 +27,10 @@ import java.util.concurrent.Callable;
     description = {
         "RC bandwidth (perftest ib_*_bw style) or latency (--lat, ib_*_lat style) between two jrxe nodes on " +
             "emulated NICs in this JVM, with CPU and bytes allocated per message of every thread.",
-        "Peer mode (--server or HOST, with --pci/--ip): one side of ib_send_bw, ib_write_bw or ib_read_bw against " +
-            "the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or rdma_cm with -R.",
+        "Peer mode (--server or HOST, with --pci/--ip): one side of ib_send_bw, ib_write_bw or ib_read_bw (-q, -b, " +
+            "-D, --run_infinitely), or with --lat of ib_send_lat, ib_write_lat, ib_read_lat or ib_atomic_lat (-a, " +
+            "--hgrm), against the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or rdma_cm " +
+            "with -R.",
         "Thread layouts: node = one thread per node running its device and engine (default); split = a thread " +
             "per engine and per device; shared = one thread for both engines, one for both devices; " +
             "single = everything on the application thread (also --single-thread)."})

@@ -113,7 +113,9 @@ public record PerftestLatReport(
 
     /**
      * {@code REPORT_FMT_LAT} then {@code REPORT_EXT}, with glibc's rounding:
-     * {@code " %-7lu %lu          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n"}.
+     * <pre>
+     * " %-7lu %lu          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n"
+     * </pre>
      *
      * @return the line with its newline.
      */
