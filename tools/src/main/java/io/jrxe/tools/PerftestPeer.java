@@ -110,8 +110,10 @@ final class PerftestPeer implements PerftestBwSession.Peer
         boolean runInfinitely;
         /** Stop a {@code --run_infinitely} client after this many periods (tests); 0 runs until killed. */
         long periods;
-        /** Latency tests: perftest's {@code -a} (sizes 2..2^23). */
+        /** perftest's {@code -a}: sizes 2..2^{@link #maxSizeExponent} (latency tests, write_bw/read_bw client). */
         boolean allSizes;
+        /** The largest size of {@code -a} as a power of two: perftest's 23 (8 MiB); tests lower it. */
+        int maxSizeExponent = PerftestLatSession.ALL_SIZES_MAX_EXPONENT;
         /** Latency tests: {@code -I}, -1 for perftest's default. */
         int maxInline = -1;
         /** Latency tests: {@code --cq-mod} of ib_send_lat (perftest's default is the tx depth, 1). */
@@ -234,7 +236,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
             s.rxDepth = rxDepth;
             s.cqMod = cqMod;
             s.maxInline = maxInline;
-            s.maxSize = allSizes ? 1L << PerftestLatSession.ALL_SIZES_MAX_EXPONENT : size;
+            s.maxSize = allSizes ? 1L << maxSizeExponent : size;
             s.gidIndex = gidIndex;
             s.ackTimeout = ackTimeout;
             s.runTimeoutNs = TimeUnit.SECONDS.toNanos(timeoutSeconds);
@@ -248,9 +250,15 @@ final class PerftestPeer implements PerftestBwSession.Peer
                 latSettings();
                 PerftestLatSession.sizes(test, size, allSizes);
             }
-            else if (allSizes || null != hgrm)
+            else if (null != hgrm)
             {
-                throw new IllegalArgumentException("-a and --hgrm are for the latency tests in peer mode (--lat)");
+                throw new IllegalArgumentException("--hgrm is for the latency tests in peer mode (--lat)");
+            }
+            else if (allSizes && (!test.serverIsPassive() || duplex || 0 != durationSeconds || runInfinitely))
+            {
+                throw new IllegalArgumentException("-a is implemented for the latency tests and one-way " +
+                    "ib_write_bw / ib_read_bw with -n; drop -b, -D or --run_infinitely, or use -s with " +
+                    test.tool());
             }
             checkBandwidthModes();
             if (size < 1 || iters < 1 || txDepth < 1 || rxDepth < 1)
@@ -416,7 +424,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
         pathMtu = mtu;
         final int n = settings.qps;
         // perftest's layout (set_up_connection): QP i sends from base + i*B and advertises base + (n+i)*B
-        area = sysData.bufferSize(settings.size);
+        area = sysData.bufferSize(settings.allSizes ? 1L << settings.maxSizeExponent : settings.size);
         final long bytes = 2L * n * area;
         if (bytes > Integer.MAX_VALUE - 4096)
         {
@@ -515,7 +523,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
     /** One QP, fixed iterations, one way: the loop that also keeps per-message times and a histogram. */
     private boolean plainRun()
     {
-        return 1 == settings.qps && !settings.duplex && 0 == settings.durationSeconds && !settings.runInfinitely;
+        return 1 == settings.qps && !settings.duplex && 0 == settings.durationSeconds && !settings.runInfinitely &&
+            !settings.allSizes;
     }
 
     @Override
@@ -563,6 +572,10 @@ final class PerftestPeer implements PerftestBwSession.Peer
             {
                 return runInfinitely(wrs, depth);
             }
+            if (settings.allSizes)
+            {
+                return runAllSizes(wrs, depth, deadline);
+            }
             if (settings.durationSeconds > 0)
             {
                 // perftest's default margin is a quarter of the duration (DEF_INIT_MARGIN)
@@ -598,6 +611,31 @@ final class PerftestPeer implements PerftestBwSession.Peer
             multiTraffic.sendFor(wrs, depth, 0, periodNs, clock.nanoTime() + periodNs + stuckNs);
             report = PerftestReportFormatter.report(settings.size, multiTraffic.messages(),
                 multiTraffic.elapsedNs(), 0, settings.unit());
+            out.print(PerftestReportFormatter.line(report, settings.unit()));
+            out.flush();
+        }
+        return report;
+    }
+
+    /**
+     * write_bw.c/read_bw.c's RUN_ALL on a one-way client: every size 2..2^23 in turn with no barrier between sizes,
+     * a result line each; the last size's report is the one exchanged with the server.
+     */
+    private BwReport runAllSizes(final SendWorkRequest[] wrs, final int depth, final long deadline)
+    {
+        out.print(PerftestReportFormatter.RESULT_LINE);
+        out.print(PerftestReportFormatter.header(settings.unit()));
+        BwReport report = null;
+        for (int exponent = 1; exponent <= settings.maxSizeExponent; exponent++)
+        {
+            final int size = 1 << exponent;
+            for (int q = 0; q < wrs.length; q++)
+            {
+                wrs[q].sgl().clear().add(buffer.addressOffset() + q * area, size, mr.lkey());
+            }
+            multiTraffic.send(wrs, settings.iters, depth, deadline);
+            report = PerftestReportFormatter.report(size, multiTraffic.messages(), multiTraffic.elapsedNs(), 0,
+                settings.unit());
             out.print(PerftestReportFormatter.line(report, settings.unit()));
             out.flush();
         }

@@ -101,9 +101,14 @@ final class PerftestPeerOutput
     {
         final Unit unit = settings.unit();
         final BwReport shown = null != result.localReport() ? result.localReport() : result.remoteReport();
-        out.print(PerftestReportFormatter.RESULT_LINE);
-        out.print(PerftestReportFormatter.header(unit));
-        if (null != shown)
+        // a client that ran every size (-a) or periods (--run_infinitely) printed its lines as it went
+        final boolean printed = null != result.localReport() && (settings.allSizes || settings.runInfinitely);
+        if (!printed)
+        {
+            out.print(PerftestReportFormatter.RESULT_LINE);
+            out.print(PerftestReportFormatter.header(unit));
+        }
+        if (null != shown && !printed)
         {
             // print_full_bw_report(my, rem): a bidirectional run prints the sum of both sides
             out.print(PerftestReportFormatter.line(shown, settings.duplex ? result.remoteReport() : null, unit));
@@ -111,7 +116,8 @@ final class PerftestPeerOutput
         out.print(PerftestReportFormatter.RESULT_LINE);
         final StringBuilder line = new StringBuilder(256).append("JRXE-PERF role=")
             .append(Side.CLIENT == settings.side() ? "client" : "server")
-            .append(" test=").append(settings.test.tool()).append(" size=").append(settings.size)
+            .append(" test=").append(settings.test.tool())
+            .append(" size=").append(null != shown ? shown.size() : settings.size)
             .append(" iters=").append(settings.iters).append(" qps=").append(settings.qps)
             .append(" duplex=").append(settings.duplex).append(" mtu=").append(pathMtu.bytes());
         if (null != shown)

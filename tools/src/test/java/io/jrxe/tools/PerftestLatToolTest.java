@@ -69,14 +69,14 @@ class PerftestLatToolTest
     }
 
     @Test
-    void atomicNeedsEightBytesAndAllSizesNeedsALatencyTest()
+    void atomicNeedsEightBytesAndSendBwHasNoAllSizes()
     {
         final PerftestPeer.Settings atomic = PerftestRuns.settings(PerftestTest.ATOMIC_LAT, null, 1, 16, ITERS);
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, atomic::check);
         assertTrue(ex.getMessage().contains("-s 8"), ex.getMessage());
-        final PerftestPeer.Settings bw = PerftestRuns.settings(PerftestTest.WRITE_BW, null, 1, 16, ITERS);
+        final PerftestPeer.Settings bw = PerftestRuns.settings(PerftestTest.SEND_BW, null, 1, 16, ITERS);
         bw.allSizes = true;
-        assertThrows(IllegalArgumentException.class, bw::check);
+        assertTrue(assertThrows(IllegalArgumentException.class, bw::check).getMessage().contains("-a"));
     }
 
     /** The table line is there and its numbers are ordered as perftest's statistics make them. */
