@@ -27,8 +27,10 @@ import java.util.concurrent.Callable;
     description = {
         "RC bandwidth (perftest ib_*_bw style) or latency (--lat, ib_*_lat style) between two jrxe nodes on " +
             "emulated NICs in this JVM, with CPU and bytes allocated per message of every thread.",
-        "Peer mode (--server or HOST, with --pci/--ip): one side of ib_send_bw, ib_write_bw or ib_read_bw against " +
-            "the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or rdma_cm with -R.",
+        "Peer mode (--server or HOST, with --pci/--ip): one side of ib_send_bw, ib_write_bw or ib_read_bw (-q, -b, " +
+            "-D, --run_infinitely), or with --lat of ib_send_lat, ib_write_lat, ib_read_lat or ib_atomic_lat (-a, " +
+            "--hgrm), against the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or rdma_cm " +
+            "with -R.",
         "Thread layouts: node = one thread per node running its device and engine (default from 3 cores); " +
             "split = a thread per engine and per device; shared = one thread for both engines, one for both " +
             "devices; combined = one thread for both nodes (default on 2 cores); single = everything on the " +
@@ -68,7 +70,7 @@ final class PerfCommand implements Callable<Integer>
     @Option(names = "--warmup", description = "messages per QP before measuring (default: 20000)")
     long warmup = 20_000;
 
-    @Option(names = "--qps", description = "QPs (bandwidth only) (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-q", "--qps"}, description = "QPs (bandwidth only) (default: ${DEFAULT-VALUE})")
     int qpCount = 1;
 
     @Option(names = "--mtu", description = "path MTU 256..4096 (default: ${DEFAULT-VALUE})")
@@ -81,18 +83,40 @@ final class PerfCommand implements Callable<Integer>
         "(a completion channel per node, ib_req_notify_cq then a blocking wait) instead of polling, as perftest's -e")
     boolean events;
 
-    @Option(names = "--tx-depth", description = "outstanding WRs per QP (default: ${DEFAULT-VALUE})")
-    int txDepth = 128;
+    @Option(names = {"-t", "--tx-depth"}, description = "outstanding WRs per QP (default: 128; 1 for --lat in " +
+        "peer mode, as perftest)")
+    Integer txDepthOption;
 
-    @Option(names = "--rx-depth", description = "receives kept posted for SEND (default: ${DEFAULT-VALUE})")
-    int rxDepth = 512;
+    @Option(names = {"-r", "--rx-depth"}, description = "receives kept posted for SEND (default: 512)")
+    Integer rxDepthOption;
 
-    @Option(names = "--cq-mod", description = "signal every Nth WR (default: ${DEFAULT-VALUE})")
-    int cqMod = 64;
+    @Option(names = "--cq-mod", description = "signal every Nth WR (default: 64; 1 for --lat in peer mode, as " +
+        "perftest)")
+    Integer cqModOption;
 
-    @Option(names = "--inline", description = "max inline bytes: SEND/WRITE of at most this size go inline " +
-        "(default: 236 with --lat, else 0, as perftest)")
+    @Option(names = {"-I", "--inline"}, description = "max inline bytes: SEND/WRITE of at most this size go inline " +
+        "(default: 236 with --lat (220 for write in peer mode), else 0, as perftest)")
     Integer inline;
+
+    @Option(names = {"-b", "--bidirectional"}, description = "peer mode, write and read: bidirectional, as " +
+        "perftest's -b (both sides send; each prints the sum)")
+    boolean duplex;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "peer mode, write and read " +
+        "client: run for SECONDS (plus a quarter before and after, uncounted) instead of -n, as perftest's -D")
+    int durationSeconds;
+
+    @Option(names = "--run_infinitely", description = "peer mode, one-way write and read: the client prints a " +
+        "line every -D seconds (default 5) until killed; give it to the server too, which then waits without bound")
+    boolean runInfinitely;
+
+    @Option(names = {"-a", "--all"}, description = "peer mode with --lat: every size 2..2^23, one line each, as " +
+        "perftest's -a")
+    boolean allSizes;
+
+    @Option(names = "--hgrm", paramLabel = "FILE", description = "peer mode with --lat: write the HdrHistogram " +
+        "percentile distribution of the latencies [usec] to FILE (FILE.<size> per size with -a)")
+    String hgrm;
 
     @Option(names = "--layout", description = "node, split, shared, combined or single (default: by cores, node " +
         "from 3, combined on 2, single on 1)")
@@ -160,8 +184,13 @@ final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("--rdma-cm needs peer mode (--server or a HOST): the emulated pair " +
                 "of this run connects its QPs directly");
         }
+        if (allSizes || null != hgrm || duplex || 0 != durationSeconds || runInfinitely)
+        {
+            throw new IllegalArgumentException("-a, --hgrm, -b and -D are for peer mode (--server or a HOST); " +
+                "-a and --hgrm with --lat");
+        }
         final Settings s = validate();
-        final long inFlight = (long)s.qps.count * txDepth * Math.max(s.size, 64);
+        final long inFlight = (long)s.qps.count * txDepth() * Math.max(s.size, 64);
         try (NodePair pair = new NodePair(new NodePairContext().forWorkload(s.pathMtu, inFlight)
             .maxQps(s.qps.count + 16).errorHandler(Throwable::printStackTrace)))
         {
@@ -201,12 +230,29 @@ final class PerfCommand implements Callable<Integer>
      */
     private int peer()
     {
-        final PerftestPeer.Settings s = PerftestPeer.Settings.of(host, server, op.name());
+        final PerftestPeer.Settings s = PerftestPeer.Settings.of(host, server, op.name(), latency);
         s.port = port;
-        s.size = null != size ? size : PerftestPeer.DEFAULT_SIZE;
+        if (null != size)
+        {
+            s.size = size;
+        }
         s.iters = null != iters ? (int)Math.min(Integer.MAX_VALUE, iters) : PerftestPeer.DEFAULT_ITERS;
-        s.txDepth = txDepth;
-        s.rxDepth = rxDepth;
+        if (null != txDepthOption)
+        {
+            s.txDepth = txDepthOption;
+        }
+        s.rxDepth = rxDepth();
+        if (null != cqModOption)
+        {
+            s.cqMod = cqModOption;
+        }
+        s.maxInline = null != inline ? inline : -1;
+        s.allSizes = allSizes;
+        s.qps = qpCount;
+        s.duplex = duplex;
+        s.durationSeconds = durationSeconds;
+        s.runInfinitely = runInfinitely;
+        s.hgrm = hgrm;
         s.gidIndex = gidIndex;
         s.mtu = RcQps.pathMtu(mtu);
         s.reportGbits = reportGbits;
@@ -220,14 +266,31 @@ final class PerfCommand implements Callable<Integer>
         {
             try
             {
-                return PerftestPeer.run(pci.node(), s, (null != appIdle ? appIdle : PerfThreads.Idle.backoff).create(),
-                    SystemNanoClock.INSTANCE, System.out);
+                // latency: the application's poll is on the path, so it does not sleep on a clock
+                final PerfThreads.Idle pollIdle = null != appIdle ? appIdle : !latency ? PerfThreads.Idle.backoff :
+                    PerfThreads.Idle.spin == engineIdle ? PerfThreads.Idle.spin : PerfThreads.Idle.yield;
+                return PerftestPeer.run(pci.node(), s, pollIdle.create(), SystemNanoClock.INSTANCE, System.out);
             }
             finally
             {
                 NicCommand.printStats(pci.node().stack());
             }
         }
+    }
+
+    private int txDepth()
+    {
+        return null != txDepthOption ? txDepthOption : 128;
+    }
+
+    private int rxDepth()
+    {
+        return null != rxDepthOption ? rxDepthOption : 512;
+    }
+
+    private int cqMod()
+    {
+        return null != cqModOption ? cqModOption : 64;
     }
 
     /** The validated settings of a run. */
@@ -277,17 +340,17 @@ final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--lat runs on one QP: drop --qps");
         }
-        if (txDepth < 1 || txDepth > 8192)
+        if (txDepth() < 1 || txDepth() > 8192)
         {
-            throw new IllegalArgumentException("--tx-depth must be in [1, 8192]: " + txDepth);
+            throw new IllegalArgumentException("--tx-depth must be in [1, 8192]: " + txDepth());
         }
-        if (cqMod < 1 || cqMod > txDepth)
+        if (cqMod() < 1 || cqMod() > txDepth())
         {
-            throw new IllegalArgumentException("--cq-mod must be in [1, --tx-depth " + txDepth + "]: " + cqMod);
+            throw new IllegalArgumentException("--cq-mod must be in [1, --tx-depth " + txDepth() + "]: " + cqMod());
         }
-        if (rxDepth < 1 || rxDepth > 8192)
+        if (rxDepth() < 1 || rxDepth() > 8192)
         {
-            throw new IllegalArgumentException("--rx-depth must be in [1, 8192]: " + rxDepth);
+            throw new IllegalArgumentException("--rx-depth must be in [1, 8192]: " + rxDepth());
         }
         final int maxInline = null != inline ? inline : latency ? 236 : 0;
         if (maxInline < 0 || maxInline > 512)
@@ -312,8 +375,8 @@ final class PerfCommand implements Callable<Integer>
             PerfThreads.Idle.spin == idle ? PerfThreads.Idle.spin : PerfThreads.Idle.yield;
         s.qps.count = qpCount;
         s.qps.pathMtu = s.pathMtu;
-        s.qps.sendWr = txDepth;
-        s.qps.recvWr = rxDepth;
+        s.qps.sendWr = txDepth();
+        s.qps.recvWr = rxDepth();
         s.qps.maxInline = s.inline ? s.size : 0;
         return s;
     }
@@ -364,7 +427,7 @@ final class PerfCommand implements Callable<Integer>
             NodePairContext.nicMtuFor(s.pathMtu));
         if (!latency)
         {
-            System.out.printf(" TX depth        : %d\t\tCQ Moderation  : %d%n", txDepth, cqMod);
+            System.out.printf(" TX depth        : %d\t\tCQ Moderation  : %d%n", txDepth(), cqMod());
         }
         System.out.printf(" Max inline data : %d[B]\tidle strategy  : %s (application: %s)%n", s.qps.maxInline,
             idle, s.appIdle);
@@ -384,7 +447,7 @@ final class PerfCommand implements Callable<Integer>
         final List<ThreadMeter> meters,
         final long deadline)
     {
-        final PerfBandwidth bw = new PerfBandwidth(qps, buffers, threads, op.wrOpcode, txDepth, cqMod, rxDepth,
+        final PerfBandwidth bw = new PerfBandwidth(qps, buffers, threads, op.wrOpcode, txDepth(), cqMod(), rxDepth(),
             s.inline);
         if (warmup > 0)
         {
@@ -413,7 +476,7 @@ final class PerfCommand implements Callable<Integer>
         final List<ThreadMeter> meters,
         final long deadline)
     {
-        final PerfLatency lat = new PerfLatency(qps, buffers, threads, op.wrOpcode, cqMod, s.inline);
+        final PerfLatency lat = new PerfLatency(qps, buffers, threads, op.wrOpcode, cqMod(), s.inline);
         final Histogram histogram = new Histogram(1_000_000_000L, 3);
         if (warmup > 0)
         {

@@ -10,6 +10,7 @@ import io.jrxe.ulp.oob.Side;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -29,19 +30,39 @@ final class PerftestPeerOutput
      * @param exchangeMethod perftest's "Data ex. method": "Ethernet", or "rdma_cm" with {@code -R}.
      */
     static void printAddresses(final PrintStream out, final PerftestPeer.Settings settings, final String device,
-        final Mtu pathMtu, final String exchangeMethod, final PerftestDest local, final PerftestDest remote)
+        final Mtu pathMtu, final String exchangeMethod, final List<PerftestDest> locals,
+        final List<PerftestDest> remotes)
     {
         out.println(PerftestReportFormatter.RESULT_LINE.trim());
-        out.println("                    " + title(settings) + " BW Test");
+        out.println("                    " + title(settings) + " " + (settings.duplex ? "Bidirectional " : "") +
+            "BW Test");
         out.println(" Device         : " + device + "\t\tTransport type : IB");
-        out.println(" Connection type : RC\t\tNumber of qps   : 1");
+        out.println(" Connection type : RC\t\tNumber of qps   : " + locals.size());
         out.println(" TX depth        : " + settings.txDepth + "\t\tRX depth        : " + settings.rxDepth);
         out.println(" Mtu             : " + pathMtu.bytes() + "[B]\t\tLink type       : Ethernet");
         out.println(" GID index       : " + settings.gidIndex + "\t\tData ex. method : " + exchangeMethod);
+        if (settings.durationSeconds > 0)
+        {
+            out.println(" Duration        : " + settings.durationSeconds + " [sec]");
+        }
         out.println(PerftestReportFormatter.RESULT_LINE.trim());
+        // ctx_print_pingpong_data: all local QPs, then all remote ones
+        for (final PerftestDest local : locals)
+        {
+            out.print(address(" local address", local));
+        }
+        for (final PerftestDest remote : remotes)
+        {
+            out.print(address(" remote address", remote));
+        }
+        out.flush();
+    }
+
+    /** perftest's {@code ctx_print_pingpong_data} for both sides. */
+    static void printAddressLines(final PrintStream out, final PerftestDest local, final PerftestDest remote)
+    {
         out.print(address(" local address", local));
         out.print(address(" remote address", remote));
-        out.flush();
     }
 
     private static String title(final PerftestPeer.Settings settings)
@@ -51,6 +72,7 @@ final class PerftestPeerOutput
             case SEND_BW -> "Send";
             case WRITE_BW -> "RDMA_Write";
             case READ_BW -> "RDMA_Read";
+            default -> throw new IllegalArgumentException(settings.test.tool() + " is not a bandwidth test");
         };
     }
 
@@ -79,20 +101,29 @@ final class PerftestPeerOutput
     {
         final Unit unit = settings.unit();
         final BwReport shown = null != result.localReport() ? result.localReport() : result.remoteReport();
-        out.print(PerftestReportFormatter.RESULT_LINE);
-        out.print(PerftestReportFormatter.header(unit));
-        if (null != shown)
+        // a client that ran every size (-a) or periods (--run_infinitely) printed its lines as it went
+        final boolean printed = null != result.localReport() && (settings.allSizes || settings.runInfinitely);
+        if (!printed)
         {
-            out.print(PerftestReportFormatter.line(shown, unit));
+            out.print(PerftestReportFormatter.RESULT_LINE);
+            out.print(PerftestReportFormatter.header(unit));
+        }
+        if (null != shown && !printed)
+        {
+            // print_full_bw_report(my, rem): a bidirectional run prints the sum of both sides
+            out.print(PerftestReportFormatter.line(shown, settings.duplex ? result.remoteReport() : null, unit));
         }
         out.print(PerftestReportFormatter.RESULT_LINE);
         final StringBuilder line = new StringBuilder(256).append("JRXE-PERF role=")
             .append(Side.CLIENT == settings.side() ? "client" : "server")
-            .append(" test=").append(settings.test.tool()).append(" size=").append(settings.size)
-            .append(" iters=").append(settings.iters).append(" mtu=").append(pathMtu.bytes());
+            .append(" test=").append(settings.test.tool())
+            .append(" size=").append(null != shown ? shown.size() : settings.size)
+            .append(" iters=").append(settings.iters).append(" qps=").append(settings.qps)
+            .append(" duplex=").append(settings.duplex).append(" mtu=").append(pathMtu.bytes());
         if (null != shown)
         {
-            final double gbps = shown.bwAvg() * unit.bytesPerUnit() * 8 / 1e9;
+            final double bwAvg = shown.bwAvg() + (settings.duplex ? result.remoteReport().bwAvg() : 0);
+            final double gbps = bwAvg * unit.bytesPerUnit() * 8 / 1e9;
             line.append(" bw_avg_gbps=").append(String.format(Locale.ROOT, "%.4f", gbps))
                 .append(" msg_rate_mpps=").append(String.format(Locale.ROOT, "%.6f", shown.msgRateAvg()));
         }

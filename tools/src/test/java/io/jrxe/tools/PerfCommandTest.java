@@ -31,7 +31,7 @@ class PerfCommandTest
         assertRefused("--size must be in [1, 1073741824]: 0", "--size", "0");
         assertRefused("--lat runs on one QP", "--lat", "--qps", "2");
         assertRefused("--cq-mod must be in [1, --tx-depth 16]: 32", "--tx-depth", "16", "--cq-mod", "32");
-        assertRefused("--qps must be in [1, 128]: 0", "--qps", "0");
+        assertRefused("--qps must be in [1, 4096]: 0", "--qps", "0");
         assertRefused("--inline must be in [0, 512]", "--inline", "1000");
         assertRefused("--iters must be >= 1", "--iters", "0");
         assertRefused("--events is for --lat", "--events");

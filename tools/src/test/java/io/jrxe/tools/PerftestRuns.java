@@ -32,8 +32,8 @@ final class PerftestRuns
     static PerftestPeer.Settings settings(final PerftestTest test, final String host, final int port, final int size,
         final int iters)
     {
-        final String op = test.tool().substring(3, test.tool().length() - 3);
-        final PerftestPeer.Settings settings = PerftestPeer.Settings.of(host, null == host, op);
+        final String op = test.tool().substring(3, test.tool().lastIndexOf('_'));
+        final PerftestPeer.Settings settings = PerftestPeer.Settings.of(host, null == host, op, test.latency());
         settings.port = port;
         settings.size = size;
         settings.iters = iters;

@@ -405,14 +405,18 @@ final class Completer
     }
 
     /**
-     * Retires finished WQEs at the head of the send queue in order: posts their completions (errors always,
-     * successes when signaled) and hands the slots back to the application.
+     * Retires finished WQEs at the head of the send queue in order: hands each slot back to the application and then
+     * posts its completion (errors always, successes when signaled). The slot goes back first, as rxe's
+     * {@code do_complete} advances the send queue before {@code rxe_cq_post}: an application that polls the
+     * completion may post again at once, even with a send queue of one (perftest's latency tests run with tx depth
+     * 1). The completion is built from the WQE before the slot is released, so a new post cannot overwrite it.
      */
     void retire(final QpContext c)
     {
         final WqeRing<SendWqe> ring = c.sq;
         final long producer = ring.producerPosition();
-        long i = c.compIndex;
+        final long start = c.compIndex;
+        long i = start;
         while (i < producer)
         {
             final SendWqe wqe = ring.slot(i);
@@ -420,24 +424,26 @@ final class Completer
             {
                 break;
             }
-            if (SendWqe.STATE_DONE != wqe.state() || wqe.isSignaled())
+            final boolean post = SendWqe.STATE_DONE != wqe.state() || wqe.isSignaled();
+            if (post)
             {
-                postSendCompletion(c, wqe, wqe.status());
+                fillSendCompletion(c, wqe, wqe.status());
             }
             i++;
-        }
-        if (i != c.compIndex)
-        {
             c.compIndex = i;
             if (c.reqIndex < i)
             {
                 c.reqIndex = i;
             }
             ring.advanceConsumer(i);
-            if (QpState.SQD == c.state && i == producer)
+            if (post)
             {
-                engine.port().sqDrained(c.qp);
+                deliverSendCompletion(c);
             }
+        }
+        if (i != start && QpState.SQD == c.state && i == producer)
+        {
+            engine.port().sqDrained(c.qp);
         }
     }
 
@@ -448,11 +454,21 @@ final class Completer
 
     void postSendCompletion(final QpContext c, final SendWqe wqe, final int status)
     {
+        fillSendCompletion(c, wqe, status);
+        deliverSendCompletion(c);
+    }
+
+    private void fillSendCompletion(final QpContext c, final SendWqe wqe, final int status)
+    {
         final int op = wqe.opcode();
         final int byteLength = WrOpcode.ATOMIC_CMP_AND_SWP == op || WrOpcode.ATOMIC_FETCH_AND_ADD == op ?
             8 : (int)wqe.length();
         wc.reset().wrId(wqe.wrId()).status(status).opcode(WcOpcode.ofWrOpcode(op)).byteLen(byteLength)
             .qpNum(c.qpn);
+    }
+
+    private void deliverSendCompletion(final QpContext c)
+    {
         if (-Errno.EBUSY == engine.port().postCompletion(c.sendCq, wc, false))
         {
             counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)

@@ -119,9 +119,42 @@ public final class PerftestBwSession
         final Peer peer,
         final long trafficTimeoutNs) throws OobException
     {
+        return run(exchange, test, false, localMtu, localSysData, peer, trafficTimeoutNs);
+    }
+
+    /**
+     * As {@link #run(PerftestExchange, PerftestTest, Mtu, PerftestSysData, Peer, long)}, optionally bidirectional
+     * (perftest's {@code -b}, write_bw and read_bw only): both sides run traffic, as {@code write_bw.c}'s duplex
+     * path does, and then swap reports; each side prints the sum of the two.
+     * <pre>
+     *  -b   key message per QP again, sync, Peer.prepareTraffic, sync, Peer.runTraffic,
+     *       report exchange (both real), close
+     * </pre>
+     *
+     * @param duplex true for {@code -b}.
+     * @throws IllegalArgumentException for {@code -b} with ib_send_bw, whose bidirectional loop is not implemented.
+     */
+    public static Result run(
+        final PerftestExchange exchange,
+        final PerftestTest test,
+        final boolean duplex,
+        final Mtu localMtu,
+        final PerftestSysData localSysData,
+        final Peer peer,
+        final long trafficTimeoutNs) throws OobException
+    {
+        if (duplex && !test.serverIsPassive())
+        {
+            throw new IllegalArgumentException("-b (bidirectional) is implemented for ib_write_bw and ib_read_bw, " +
+                "not " + test.tool());
+        }
+        if (test.latency())
+        {
+            throw new IllegalArgumentException(test.tool() + " is a latency test: use PerftestLatSession");
+        }
         try
         {
-            return converse(exchange, test, localMtu, localSysData, peer, trafficTimeoutNs);
+            return converse(exchange, test, duplex, localMtu, localSysData, peer, trafficTimeoutNs);
         }
         catch (final OobException | RuntimeException ex)
         {
@@ -133,6 +166,7 @@ public final class PerftestBwSession
     private static Result converse(
         final PerftestExchange exchange,
         final PerftestTest test,
+        final boolean duplex,
         final Mtu localMtu,
         final PerftestSysData localSysData,
         final Peer peer,
@@ -141,17 +175,13 @@ public final class PerftestBwSession
         final PerftestVersion remoteVersion = exchange.exchangeVersions();
         final PerftestSysData sysData = exchange.exchangeSysData(localSysData);
         final Mtu mtu = exchange.exchangeMtu(localMtu);
-        final List<PerftestDest> locals = call("create the QPs", () -> peer.localDests(mtu, sysData));
+        final List<PerftestDest> locals = Steps.call("create the QPs", () -> peer.localDests(mtu, sysData));
         if (locals.isEmpty())
         {
             throw new IllegalArgumentException("Peer.localDests returned no QP");
         }
         final List<PerftestDest> remotes = exchange.exchangeDests(locals);
-        call("connect the QPs", () ->
-        {
-            peer.connect(remotes);
-            return null;
-        });
+        Steps.run("connect the QPs", () -> peer.connect(remotes));
 
         final boolean client = Side.CLIENT == exchange.side();
         BwReport localReport = null;
@@ -160,20 +190,31 @@ public final class PerftestBwSession
         if (!test.serverIsPassive())
         {
             exchange.sync();
-            checkSame(remotes, exchange.exchangeDests(locals));
+            Steps.checkSame(remotes, exchange.exchangeDests(locals));
             prepare(peer);
             exchange.sync();
-            localReport = call("run the traffic", peer::runTraffic);
+            localReport = Steps.call("run the traffic", peer::runTraffic);
             peerSentDone = exchange.close(trafficTimeoutNs);
+        }
+        else if (duplex)
+        {
+            // write_bw.c RUN_REGULAR with duplex: both sides run, then swap reports right away
+            Steps.checkSame(remotes, exchange.exchangeDests(locals));
+            exchange.sync();
+            prepare(peer);
+            exchange.sync();
+            localReport = Steps.call("run the traffic", peer::runTraffic);
+            remoteReport = exchange.exchangeReport(localReport, trafficTimeoutNs);
+            peerSentDone = exchange.close();
         }
         else
         {
-            checkSame(remotes, exchange.exchangeDests(locals));
+            Steps.checkSame(remotes, exchange.exchangeDests(locals));
             exchange.sync();
             if (client)
             {
                 prepare(peer);
-                localReport = call("run the traffic", peer::runTraffic);
+                localReport = Steps.call("run the traffic", peer::runTraffic);
                 exchange.sync();
                 remoteReport = exchange.exchangeReport(localReport);
             }
@@ -189,41 +230,6 @@ public final class PerftestBwSession
 
     private static void prepare(final Peer peer) throws OobException
     {
-        call("prepare the traffic", () ->
-        {
-            peer.prepareTraffic();
-            return null;
-        });
-    }
-
-    @FunctionalInterface
-    private interface Step<T>
-    {
-        T run() throws Exception;
-    }
-
-    private static <T> T call(final String what, final Step<T> step) throws OobException
-    {
-        try
-        {
-            return step.run();
-        }
-        catch (final OobException ex)
-        {
-            throw ex;
-        }
-        catch (final Exception ex)
-        {
-            throw new OobException("could not " + what + " for the perftest peer: " + ex.getMessage(), ex);
-        }
-    }
-
-    private static void checkSame(final List<PerftestDest> first, final List<PerftestDest> again) throws OobException
-    {
-        if (!first.equals(again))
-        {
-            throw new OobException("the peer changed its QP data between hand-shakes: first " + first + ", then " +
-                again);
-        }
+        Steps.run("prepare the traffic", peer::prepareTraffic);
     }
 }

@@ -163,7 +163,7 @@ public final class PerftestCmTransport implements PerftestTransport
     {
         final ConnParam param = new ConnParam().retryCount(PerftestCmChannel.RETRY_COUNT)
             .rnrRetryCount(PerftestCmChannel.RETRY_COUNT);
-        if (PerftestTest.READ_BW == test)
+        if (test.readsOrAtomics())
         {
             final DeviceAttr device = cm.device().queryDevice();
             final int reads = Math.min(MAX_CONN_RESOURCES, outReads);

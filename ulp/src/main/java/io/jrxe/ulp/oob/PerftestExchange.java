@@ -325,8 +325,22 @@ public final class PerftestExchange
      */
     public BwReport exchangeReport(final BwReport local) throws OobException
     {
+        return exchangeReport(local, channel.ioTimeoutNs());
+    }
+
+    /**
+     * {@link #exchangeReport(BwReport)} with its own bound for the first field, for a bidirectional run where the
+     * report exchange follows the traffic directly and the peer may still be sending ({@code -b}).
+     *
+     * @param local     this side's report.
+     * @param timeoutNs bound for the peer's first field.
+     * @return the peer's report.
+     * @throws OobException on I/O failure.
+     */
+    public BwReport exchangeReport(final BwReport local, final long timeoutNs) throws OobException
+    {
         expectState(State.DESTS, "exchangeReport");
-        final long size = xchgLong(local.size(), "BW report size");
+        final long size = xchgLong(local.size(), "BW report size", timeoutNs);
         final long iters = xchgLong(local.iters(), "BW report iterations");
         final double bwPeak = xchgDouble(local.bwPeak(), "BW report peak");
         final double bwAvg = xchgDouble(local.bwAvg(), "BW report average");
@@ -377,6 +391,17 @@ public final class PerftestExchange
             state = State.CLOSED;
             channel.close();
         }
+    }
+
+    /**
+     * Closes the connection with no closing hand-shake and no "done": the end of {@code ib_write_lat}, whose
+     * {@code main} never calls {@code ctx_close_connection} (both sides simply exit after their last ping-pong).
+     */
+    public void finish()
+    {
+        expectState(State.DESTS, "finish");
+        state = State.CLOSED;
+        channel.close();
     }
 
     /**
@@ -431,8 +456,13 @@ public final class PerftestExchange
 
     private long xchgLong(final long value, final String what) throws OobException
     {
+        return xchgLong(value, what, channel.ioTimeoutNs());
+    }
+
+    private long xchgLong(final long value, final String what, final long timeoutNs) throws OobException
+    {
         final byte[] mine = ByteBuffer.allocate(Long.BYTES).putLong(value).array();
-        return xchg(mine, Long.BYTES, what, channel.ioTimeoutNs(), b -> ByteBuffer.wrap(b).getLong());
+        return xchg(mine, Long.BYTES, what, timeoutNs, b -> ByteBuffer.wrap(b).getLong());
     }
 
     private int xchgPositiveInt(final int value, final String what) throws OobException

@@ -2,7 +2,10 @@
  * Out-of-band TCP exchanges that let a jrxe process connect an RC QP with the Linux interop tools while the RDMA
  * traffic itself goes over jrxe's NIC: {@code ibv_rc_pingpong} ({@link io.jrxe.ulp.oob.PingpongExchange}) and
  * perftest's {@code ib_send_bw}, {@code ib_write_bw}, {@code ib_read_bw} ({@link io.jrxe.ulp.oob.PerftestExchange},
- * driven in the tools' order by {@link io.jrxe.ulp.oob.PerftestBwSession}). perftest's exchange can also run over
+ * driven in the tools' order by {@link io.jrxe.ulp.oob.PerftestBwSession}) and {@code ib_send_lat},
+ * {@code ib_write_lat}, {@code ib_read_lat}, {@code ib_atomic_lat} ({@link io.jrxe.ulp.oob.PerftestLatSession}, with
+ * perftest's latency statistics in {@link io.jrxe.ulp.oob.PerftestLatReport}; the verbs side of those tests is
+ * {@link io.jrxe.ulp.perftest}). perftest's exchange can also run over
  * rdma_cm, as its {@code -R} does: {@link io.jrxe.ulp.oob.PerftestTransport} picks the socket
  * ({@link io.jrxe.ulp.oob.PerftestTcpTransport}) or an rdma_cm connection with the data QPs connected through rdma_cm
  * too ({@link io.jrxe.ulp.oob.PerftestCmTransport}, on {@link io.jrxe.ulp.rdmacm}).
@@ -22,10 +25,11 @@
  *       {@link io.jrxe.ulp.oob.OobContext#DEFAULT_PORT} (18515) unless {@code -p} is given on both sides.</li>
  *   <li>RoCE, so a GID: perftest picks one by itself on Ethernet (or {@code -x}); ibv_rc_pingpong needs
  *       {@code -g <index>} of the IPv4 RoCE v2 GID.</li>
- *   <li>perftest: RC ({@code -c RC}, the default), one-way ({@code -b} not supported by the session driver), fixed
- *       iterations ({@code -n}; not {@code -D} or {@code -a}), no {@code --report-per-port} unless this side mirrors
- *       it.
- *       Options with no effect on the socket: {@code -s}, {@code -n}, {@code -q}, {@code -t}, {@code -u}, {@code -F}.
+ *   <li>perftest: RC ({@code -c RC}, the default); bandwidth tests one-way or, for write and read, bidirectional
+ *       ({@code -b}); latency tests with fixed iterations, {@code -a} allowed; no {@code --report-per-port} unless
+ *       this side mirrors it. {@code -q} changes the number of key messages, which both sides must agree on (the
+ *       messages carry no count). Options with no effect on the socket: {@code -s}, {@code -n}, {@code -D},
+ *       {@code -t}, {@code -u}, {@code -F}.
  *       {@code --report_gbits} does not change the conversation, but the numbers in the exchanged report are in the
  *       sender's unit, so both sides should use the same setting.</li>
  *   <li>ibv_rc_pingpong: any {@code -s}, {@code -n}, {@code -r}; {@code -m} must match this side's path MTU since the

@@ -1,0 +1,124 @@
+# perftest's latency tests between the kernel's Soft-RoCE (rxe0 on NIC A) and jrxe's perftest peer mode on NIC B
+# (vfio-pci), both roles each: ib_X_lat client -> `jrxe perf --lat --op X --server`, then `jrxe perf --lat --op X`
+# client -> ib_X_lat server, for X = send, write, read, atomic (2-byte messages, 8 for atomic, few iterations: the
+# guest is TCG-emulated). Then ib_write_bw with 4 QPs (-q 4) and bidirectional (-b), both roles.
+# Checks: every run exits 0 and prints its result line (the read/atomic servers print none, as perftest's), jrxe's
+# counters show no errors.
+# timeout: 1800
+
+LAT_ITERS=100
+BW_ITERS=100
+BW_SIZE=65536
+RUN_TIMEOUT=300
+BW_PARTS=yes
+
+require_jar
+eth=$(netdev_of "$NIC_A_BDF")
+[ -n "$eth" ] || fail "NIC A ($NIC_A_BDF) has no kernel interface"
+rxe_add rxe0 "$eth" || fail "rdma link add rxe0 netdev $eth failed or its port is not ACTIVE"
+gidx=$(roce_v2_gid_index rxe0 "$NIC_A_IP") || fail "rxe0 has no RoCE v2 GID for $NIC_A_IP"
+bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
+log "rxe0 on $eth, RoCE v2 GID index $gidx; NIC B on vfio-pci"
+
+problems=()
+figures="lat_iters=$LAT_ITERS"
+devices=()
+
+# lat_column FILE SIZE ITERS COLUMN: a column of the latency line "SIZE ITERS t_min t_max t_typical ..." (perftest's
+# or jrxe's; 5 = t_typical).
+lat_column()
+{
+    awk -v s="$2" -v n="$3" -v c="$4" '$1 == s && $2 == n && NF >= 9 { v = $c } END { if (v != "") print v }' "$1"
+}
+
+# interop NAME JRXE_ARGS KERNEL_TOOL KERNEL_ARGS CHECK: one test both ways. CHECK is "lat SIZE ITERS SERVER_PRINTS"
+# or "bw SIZE". Appends to problems and figures.
+interop()
+{
+    local name=$1 jargs=$2 tool=$3 kargs=$4 check=$5
+    local kind size iters server_prints
+    read -r kind size iters server_prints <<< "$check"
+    local jrxe_perf=("${JRXE[@]}" perf $jargs --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX"
+        "${JRXE_NODE_OPTS[@]}" --keep-counters -u "$ACK_TIMEOUT" --timeout "$RUN_TIMEOUT")
+    local kernel=(timeout $((RUN_TIMEOUT + 240)) "$tool" -d rxe0 -x "$gidx" -F -u "$ACK_TIMEOUT" $kargs)
+    local srv_log=/tmp/jrxe-$name-server.log kcli_log=/tmp/$name-kernel-client.log
+    local cli_log=/tmp/jrxe-$name-client.log ksrv_log=/tmp/$name-kernel-server.log
+    local jpid kpid jrc krc k2j j2k
+
+    # 1. kernel client -> jrxe server
+    start_jrxe_server "$srv_log" "${jrxe_perf[@]}" --name "jrxe-$name-srv" --server
+    jpid=$JRXE_PID
+    "${kernel[@]}" 127.0.0.1 > "$kcli_log" 2>&1
+    krc=$?
+    wait_pid_exit $jpid 120
+    jrc=$?
+    show_log "$kcli_log" "$tool client" 8
+    show_log "$srv_log" "jrxe server" 10
+    [ $krc = 0 ] || problems+=("$name: $tool client exited $krc")
+    [ $jrc = 0 ] || problems+=("$name: jrxe server exited $jrc")
+
+    # 2. jrxe client -> kernel server
+    "${kernel[@]}" > "$ksrv_log" 2>&1 &
+    kpid=$!
+    wait_until 30 tcp_listening $OOB_PORT || problems+=("$name: $tool server not listening")
+    timeout $((RUN_TIMEOUT + 240)) "${jrxe_perf[@]}" --name "jrxe-$name-cli" 127.0.0.1 > "$cli_log" 2>&1
+    jrc=$?
+    wait_pid_exit $kpid 120
+    krc=$?
+    show_log "$cli_log" "jrxe client" 10
+    show_log "$ksrv_log" "$tool server" 8
+    [ $jrc = 0 ] || problems+=("$name: jrxe client exited $jrc")
+    [ $krc = 0 ] || problems+=("$name: $tool server exited $krc")
+
+    if [ "$kind" = lat ]; then
+        k2j=$(lat_column "$kcli_log" "$size" "$iters" 5)
+        j2k=$(lat_column "$cli_log" "$size" "$iters" 5)
+        [ -n "$k2j" ] || problems+=("$name: $tool client printed no result line")
+        [ -n "$j2k" ] || problems+=("$name: jrxe client printed no result line")
+        if [ "$server_prints" = yes ]; then
+            [ -n "$(lat_column "$srv_log" "$size" "$iters" 5)" ] || problems+=("$name: jrxe server printed no line")
+            [ -n "$(lat_column "$ksrv_log" "$size" "$iters" 5)" ] || problems+=("$name: $tool server printed no line")
+        fi
+        figures+=" ${name}_k2j_us=${k2j:-?} ${name}_j2k_us=${j2k:-?}"
+    else
+        k2j=$(perftest_bw_average "$kcli_log" "$size")
+        j2k=$(perftest_bw_average "$cli_log" "$size")
+        [ -n "$k2j" ] || problems+=("$name: $tool client printed no result line")
+        [ -n "$j2k" ] || problems+=("$name: jrxe client printed no result line")
+        [ -n "$(perftest_bw_average "$srv_log" "$size")" ] || problems+=("$name: jrxe server printed no line")
+        [ -n "$(perftest_bw_average "$ksrv_log" "$size")" ] || problems+=("$name: $tool server printed no line")
+        figures+=" ${name}_k2j_gbps=${k2j:-?} ${name}_j2k_gbps=${j2k:-?}"
+    fi
+    devices+=("jrxe-$name-srv" "jrxe-$name-cli")
+}
+
+started=$EPOCHREALTIME
+interop send_lat "--lat --op send -s 2 -n $LAT_ITERS" ib_send_lat "-s 2 -n $LAT_ITERS" "lat 2 $LAT_ITERS yes"
+interop write_lat "--lat --op write -s 2 -n $LAT_ITERS --hgrm /tmp/write_lat.hgrm" ib_write_lat \
+    "-s 2 -n $LAT_ITERS" "lat 2 $LAT_ITERS yes"
+interop read_lat "--lat --op read -s 2 -n $LAT_ITERS" ib_read_lat "-s 2 -n $LAT_ITERS" "lat 2 $LAT_ITERS no"
+interop atomic_lat "--lat --op atomic -s 8 -n $LAT_ITERS" ib_atomic_lat "-n $LAT_ITERS" "lat 8 $LAT_ITERS no"
+if [ "$BW_PARTS" = yes ]; then
+    interop write_bw_q4 "--op write -q 4 -s $BW_SIZE -n $BW_ITERS --report-gbits" ib_write_bw \
+        "-q 4 -s $BW_SIZE -n $BW_ITERS --report_gbits" "bw $BW_SIZE"
+    interop write_bw_b "--op write -b -s $BW_SIZE -n $BW_ITERS --report-gbits" ib_write_bw \
+        "-b -s $BW_SIZE -n $BW_ITERS --report_gbits" "bw $BW_SIZE"
+fi
+[ -s /tmp/write_lat.hgrm ] || problems+=("write_lat: jrxe client wrote no --hgrm file")
+
+# one `jrxe stat` for every run's counters files
+stat_out=/tmp/jrxe-stat-$SCENARIO.txt
+"${JRXE[@]}" stat --all "${devices[@]}" > "$stat_out" 2>&1 || problems+=("jrxe stat failed")
+for dev in "${devices[@]}"; do
+    counters=$(jrxe_counters "$stat_out" "$dev")
+    [ -n "$counters" ] || problems+=("no counters for $dev in jrxe stat")
+    errs=$(jrxe_errors "$counters")
+    [ -z "$errs" ] || problems+=("jrxe counters ($dev): $errs")
+done
+figures+=" elapsed_s=$(elapsed_since "$started")"
+
+if [ ${#problems[@]} -gt 0 ]; then
+    show_jvm_crashes
+    fail "$(printf '%s; ' "${problems[@]}")$figures"
+fi
+pass "$figures"

@@ -1,0 +1,94 @@
+package io.jrxe.tools;
+
+import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.ulp.oob.PerftestTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code jrxe perf --lat} in peer mode: a jrxe server and a jrxe client of each ib_*_lat test on the emulated NIC
+ * pair, over the real TCP exchange on loopback, with what they print checked.
+ */
+class PerftestLatToolTest
+{
+    private static final int ITERS = 30;
+    /** perftest's REPORT_FMT_LAT: size, iterations, then 7 numbers with 2 decimals. */
+    private static final String LINE = "(?m)^ %d +%d +(\\d+\\.\\d\\d)\\s+(\\d+\\.\\d\\d)\\s+(\\d+\\.\\d\\d)\\s+" +
+        "(\\d+\\.\\d\\d)\\s+(\\d+\\.\\d\\d)\\s+(\\d+\\.\\d\\d)\\s+(\\d+\\.\\d\\d)\\s*$";
+
+    @TempDir
+    Path countersDir;
+
+    @ParameterizedTest
+    @EnumSource(value = PerftestTest.class, names = {"SEND_LAT", "WRITE_LAT", "READ_LAT", "ATOMIC_LAT"})
+    void jrxeServerAndClientRunEachLatencyTest(final PerftestTest test) throws Exception
+    {
+        final int port = EmulatedNodes.freePort();
+        final int size = PerftestTest.ATOMIC_LAT == test ? 8 : 64;
+        final Path hgrm = countersDir.resolve("client.hgrm");
+        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
+        {
+            final ToolRun server =
+                PerftestRuns.start(nodes, nodes.a, PerftestRuns.settings(test, null, port, size, ITERS));
+            final PerftestPeer.Settings clientSettings = PerftestRuns.settings(test, "127.0.0.1", port, size, ITERS);
+            clientSettings.hgrm = hgrm.toString();
+            final ToolRun client = PerftestRuns.start(nodes, nodes.b, clientSettings);
+            assertEquals(0, client.status(), client.toString());
+            assertEquals(0, server.status(), server.toString());
+
+            assertLatencyLine(client.output(), size);
+            assertTrue(client.output().contains(" Latency Test"), client.output());
+            assertTrue(client.output().contains("n=" + (ITERS - 1)), client.output()); // every interval in HdrHistogram
+            assertTrue(client.output().contains("JRXE-PERF role=client test=" + test.tool()), client.output());
+            assertTrue(Files.readString(hgrm).contains("Percentile"), "an .hgrm percentile distribution");
+            if (test.serverIsPassive())
+            {
+                assertFalse(Pattern.compile(String.format(LINE, size, ITERS)).matcher(server.output()).find(),
+                    server.output());
+            }
+            else
+            {
+                assertLatencyLine(server.output(), size);
+            }
+            // at least one packet per iteration reached each side
+            PerftestRuns.assertNoErrors(countersDir, "jrxe-a", ITERS);
+            PerftestRuns.assertNoErrors(countersDir, "jrxe-b", ITERS);
+        }
+    }
+
+    @Test
+    void atomicNeedsEightBytesAndSendBwHasNoAllSizes()
+    {
+        final PerftestPeer.Settings atomic = PerftestRuns.settings(PerftestTest.ATOMIC_LAT, null, 1, 16, ITERS);
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, atomic::check);
+        assertTrue(ex.getMessage().contains("-s 8"), ex.getMessage());
+        final PerftestPeer.Settings bw = PerftestRuns.settings(PerftestTest.SEND_BW, null, 1, 16, ITERS);
+        bw.allSizes = true;
+        assertTrue(assertThrows(IllegalArgumentException.class, bw::check).getMessage().contains("-a"));
+    }
+
+    /** The table line is there and its numbers are ordered as perftest's statistics make them. */
+    private static void assertLatencyLine(final String output, final int size)
+    {
+        assertTrue(output.contains(" #bytes #iterations    t_min[usec]"), output);
+        final Matcher m = Pattern.compile(String.format(LINE, size, ITERS)).matcher(output);
+        assertTrue(m.find(), output);
+        final double min = Double.parseDouble(m.group(1));
+        final double max = Double.parseDouble(m.group(2));
+        final double typical = Double.parseDouble(m.group(3));
+        final double p99 = Double.parseDouble(m.group(6));
+        assertTrue(min <= typical && typical <= max && max <= p99, m.group());
+    }
+}
