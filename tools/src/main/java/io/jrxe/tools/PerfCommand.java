@@ -31,10 +31,10 @@ import java.util.concurrent.Callable;
             "-D, --run_infinitely), or with --lat of ib_send_lat, ib_write_lat, ib_read_lat or ib_atomic_lat (-a, " +
             "--hgrm), against the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or rdma_cm " +
             "with -R.",
-        "Thread layouts: node = one thread per node running its device and engine (default from 3 cores); " +
-            "split = a thread per engine and per device; shared = one thread for both engines, one for both " +
-            "devices; combined = one thread for both nodes (default on 2 cores); single = everything on the " +
-            "application thread (also --single-thread; default on 1 core)."})
+        "Thread layouts: node = one thread per node running its device and engine (default from 3 cores, and on " +
+            "2 for bandwidth); split = a thread per engine and per device; shared = one thread for both engines, " +
+            "one for both devices; combined = one thread for both nodes (default on 2 cores for --lat); single = " +
+            "everything on the application thread (also --single-thread; default on 1 core)."})
 final class PerfCommand implements Callable<Integer>
 {
     /** Most QPs per node of a run (the engines' QP tables are sized for them). */
@@ -118,8 +118,8 @@ final class PerfCommand implements Callable<Integer>
         "percentile distribution of the latencies [usec] to FILE (FILE.<size> per size with -a)")
     String hgrm;
 
-    @Option(names = "--layout", description = "node, split, shared, combined or single (default: by cores, node " +
-        "from 3, combined on 2, single on 1)")
+    @Option(names = "--layout", description = "node, split, shared, combined or single (default by cores: node " +
+        "from 3, and on 2 for bandwidth; combined on 2 for --lat; single on 1)")
     PerfThreads.Layout layout;
 
     @Option(names = "--single-thread", description = "same as --layout single")
@@ -363,10 +363,12 @@ final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("--timeout must be > 0: " + timeout);
         }
         s.inline = (Op.send == op || Op.write == op) && s.size <= maxInline;
-        s.layout = singleThread ? PerfThreads.Layout.single : null != layout ? layout : PerfThreads.Layout.forCores();
+        // latency: the application polls on every message; bandwidth: it sleeps while a window is in flight
+        s.layout = singleThread ? PerfThreads.Layout.single : null != layout ? layout :
+            PerfThreads.Layout.forCores(latency);
         if (null == idle)
         {
-            idle = PerfThreads.Idle.forCores(s.layout.busyThreads());
+            idle = PerfThreads.Idle.forCores(s.layout.busyThreads(latency));
         }
         validateEvents(s.layout);
         s.qps.events = events;

@@ -25,16 +25,17 @@ final class PerfThreads implements AutoCloseable
         }
 
         /** The library's default for this machine's cores. */
-        static Layout forCores()
+        static Layout forCores(final boolean applicationPolls)
         {
-            return valueOf(NodeThreads.Layout.forCores(Runtime.getRuntime().availableProcessors()).name()
+            return valueOf(NodeThreads.Layout.forCores(Runtime.getRuntime().availableProcessors(), applicationPolls)
+                .name()
                 .toLowerCase(Locale.ROOT));
         }
 
         /** Threads that poll in this layout: its agent threads and the application's. */
-        int busyThreads()
+        int busyThreads(final boolean applicationPolls)
         {
-            return library().busyThreads();
+            return library().busyThreads(applicationPolls);
         }
     }
 

@@ -344,6 +344,9 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final LocalOperations localOps;
     private final RecvCompleter recv;
     private final TransportTimers timers;
+    /** Modify commands a QP's set-up and teardown queue before the engine thread takes them. */
+    private static final int COMMANDS_PER_QP = 4;
+
     private final Doorbell doorbell;
     private volatile Wakeup wakeup;
     private final ManyToOneConcurrentArrayQueue<QpModifyCommand> commands;
@@ -397,7 +400,9 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer);
         this.timers = new TransportTimers(maxQps, nowNs, ctx.timerTickNs(), ctx.ticksPerWheel());
         this.doorbell = new Doorbell(maxQps);
-        this.commands = new ManyToOneConcurrentArrayQueue<>(Math.max(64, maxQps));
+        // room for every QP's connect (RESET->INIT->RTR->RTS) and destroy: an application that sets up all its QPs
+        // before it starts the engine's thread (perftest-style tools do) cannot fill the queue and wait forever
+        this.commands = new ManyToOneConcurrentArrayQueue<>(Math.max(64, COMMANDS_PER_QP * maxQps));
         this.tasks = new EngineTasks(this::onTaskError);
         this.qpnToSlot = new AtomicIntegerArray(RxeContext.MIN_QP_INDEX + device.queryDevice().maxQp());
         this.slots = new QpContext[maxQps];

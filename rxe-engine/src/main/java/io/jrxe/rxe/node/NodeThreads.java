@@ -58,21 +58,39 @@ public final class NodeThreads implements AutoCloseable
          */
         public static Layout forCores(final int cores)
         {
-            return cores >= 3 ? NODE : 2 == cores ? COMBINED : SINGLE;
+            return forCores(cores, true);
+        }
+
+        /**
+         * As {@link #forCores(int)}, for an application thread that polls ({@code applicationPolls}: it is on the
+         * path of every message, as in a latency test) or sleeps while the engines work (a bandwidth window in
+         * flight): then the node threads alone need cores, and two cores take {@link #NODE}.
+         */
+        public static Layout forCores(final int cores, final boolean applicationPolls)
+        {
+            final int agentCores = applicationPolls ? cores - 1 : cores;
+            return agentCores >= 2 ? NODE : cores >= 2 ? COMBINED : SINGLE;
         }
 
         /** Threads that poll for a node pair in this layout, the application's included. */
         public int busyThreads()
         {
+            return busyThreads(true);
+        }
+
+        /** Threads that poll for a node pair in this layout, with the application's if it polls. */
+        public int busyThreads(final boolean applicationPolls)
+        {
+            final int application = applicationPolls ? 1 : 0;
             switch (this)
             {
                 case SPLIT:
-                    return 5;
+                    return 4 + application;
                 case NODE:
                 case SHARED:
-                    return 3;
+                    return 2 + application;
                 case COMBINED:
-                    return 2;
+                    return 1 + application;
                 default:
                     return 1;
             }

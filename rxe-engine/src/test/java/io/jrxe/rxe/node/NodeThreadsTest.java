@@ -94,6 +94,9 @@ class NodeThreadsTest
         assertEquals(NodeThreads.Idle.SPIN, NodeThreads.Idle.forCores(NodeThreads.Layout.COMBINED.busyThreads(), 2));
         assertEquals(NodeThreads.Idle.PARK, NodeThreads.Idle.forCores(NodeThreads.Layout.NODE.busyThreads(), 2));
         assertEquals(NodeThreads.Idle.SPIN, NodeThreads.Idle.forCores(NodeThreads.Layout.NODE.busyThreads(), 3));
+        // an application that sleeps while a bandwidth window is in flight leaves both cores to the node threads
+        assertEquals(NodeThreads.Layout.NODE, NodeThreads.Layout.forCores(2, false));
+        assertEquals(NodeThreads.Idle.SPIN, NodeThreads.Idle.forCores(NodeThreads.Layout.NODE.busyThreads(false), 2));
     }
 
     private static List<String> expectedThreads(final NodeThreads.Layout layout)
