@@ -12,7 +12,7 @@ public final class NicStats
     public long txBytes;
     /** Frames the device or driver dropped on receive (e.g. no rx buffer, device error). */
     public long rxDropped;
-    /** Frames not sent because the tx ring was full. */
+    /** Frames a txBatch could not take because the tx ring was full (the caller keeps them; NetStack retries). */
     public long txRingFull;
     /**
      * Interrupts that woke the thread driving the device (MSI-X while it slept, {@link NicDevice#wakeOnInterrupt});

@@ -75,10 +75,13 @@ public enum NetCounter
     /** A Neighbor Solicitation or Advertisement failing the validity checks of RFC 4861 §7.1. */
     BAD_ND(52, "bad_nd"),
     NO_UDP_LISTENER(53, "no_udp_listener"),
+    /** Frames dropped because the transmit queue was full even after a flush: a sender ignored txRoom(). */
     TX_RING_FULL(54, "tx_ring_full"),
     NO_TX_BUFFER(55, "no_tx_buffer"),
     ICMP_ECHO_REQUESTS_SENT(56, "icmp_echo_requests_sent"),
-    ICMP_ECHO_REPLIES_RCVD(57, "icmp_echo_replies_rcvd");
+    ICMP_ECHO_REPLIES_RCVD(57, "icmp_echo_replies_rcvd"),
+    /** Frames a flush left queued because the device's transmit ring was full (sent by a later flush). */
+    TX_DEFERRED(58, "tx_deferred");
 
     private static final NetCounter[] BY_ID;
 

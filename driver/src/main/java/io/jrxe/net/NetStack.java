@@ -171,9 +171,11 @@ public final class NetStack
 
     /**
      * Hands the queued frames to the device with one {@link NicDevice#txBatch}. Frames the device does not accept
-     * are freed and counted as {@link NetCounter#TX_RING_FULL}.
+     * (its ring is full) stay queued, first in line for the next flush, and are counted as
+     * {@link NetCounter#TX_DEFERRED}: the stack pushes back instead of dropping, and its users keep within
+     * {@link #txRoom()} (as rxe's requester stops while its packets wait in the netdev queue).
      *
-     * @return number of frames that were queued
+     * @return frames the device took
      */
     public int flush()
     {
@@ -182,7 +184,6 @@ public final class NetStack
         {
             return 0;
         }
-        txCount = 0;
         for (int i = 0; i < count; i++)
         {
             txLengths[i] = pool.length(txIds[i]);
@@ -199,12 +200,30 @@ public final class NetStack
                 pcap.write(buffer, pool.dataOffset(txIds[i]), txLengths[i], epochOffsetNs + nowNs);
             }
         }
-        for (int i = accepted; i < count; i++)
+        final int left = count - accepted;
+        if (left > 0)
         {
-            pool.free(txIds[i]);
-            counters[NetCounter.TX_RING_FULL.id]++;
+            System.arraycopy(txIds, accepted, txIds, 0, left);
+            counters[NetCounter.TX_DEFERRED.id] += left;
         }
-        return count;
+        txCount = left;
+        return accepted;
+    }
+
+    /**
+     * Frames that can still be queued for transmission before the queue is full (it is full while the device's
+     * ring is: see {@link #flush()}). A sender that queues more has its frame dropped, counted as
+     * {@link NetCounter#TX_RING_FULL}.
+     */
+    public int txRoom()
+    {
+        return txIds.length - txCount;
+    }
+
+    /** Frames the transmit queue holds ({@link NetStackContext#txBatchSize()}). */
+    public int txCapacity()
+    {
+        return txIds.length;
     }
 
     private boolean onFrame(final int id)
@@ -644,6 +663,12 @@ public final class NetStack
         if (txCount == txIds.length)
         {
             flush();
+            if (txCount == txIds.length)
+            {
+                pool.free(id); // the ring and the queue are full: the sender ignored txRoom()
+                counters[NetCounter.TX_RING_FULL.id]++;
+                return;
+            }
         }
         txIds[txCount++] = id;
     }

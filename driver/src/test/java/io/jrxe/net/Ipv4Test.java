@@ -223,19 +223,51 @@ class Ipv4Test
     }
 
     @Test
-    void shouldFreeFramesTheTxRingRefuses()
+    void shouldKeepFramesTheTxRingRefusesForTheNextFlushInOrder()
     {
         a.stack.staticNeighbor4(IP_PEER, MAC_PEER);
+        final int room = a.stack.txRoom();
         a.nic.txLimit(2);
         for (int i = 0; i < 5; i++)
+        {
+            final int id = a.stack.allocTx();
+            assertTrue(a.stack.prepareUdp4(id, IP_PEER, 1000 + i, 2, 10, 0));
+            a.stack.send(id);
+        }
+        assertEquals(room - 5, a.stack.txRoom());
+        assertEquals(2, a.stack.flush(), "the ring took two");
+        assertEquals(2, a.count(NetCounter.TX_FRAMES));
+        assertEquals(3, a.count(NetCounter.TX_DEFERRED));
+        assertEquals(room - 3, a.stack.txRoom(), "three wait in the queue");
+        a.nic.txLimit(Integer.MAX_VALUE);
+        assertEquals(3, a.stack.flush());
+        assertEquals(5, a.count(NetCounter.TX_FRAMES));
+        assertEquals(0, a.count(NetCounter.TX_RING_FULL), "nothing dropped");
+        assertEquals(room, a.stack.txRoom());
+        final List<byte[]> sent = a.nic.transmitted();
+        for (int i = 0; i < 5; i++)
+        {
+            assertEquals(1000 + i, u16(sent.get(i), 34), "frame " + i + " in the order sent (UDP source port)");
+        }
+        a.assertAllBuffersFree();
+    }
+
+    @Test
+    void shouldDropAndCountAFrameQueuedBeyondTheRoomWhileTheRingIsFull()
+    {
+        a.stack.staticNeighbor4(IP_PEER, MAC_PEER);
+        a.nic.txLimit(0);
+        final int room = a.stack.txRoom();
+        for (int i = 0; i <= room; i++)
         {
             final int id = a.stack.allocTx();
             assertTrue(a.stack.prepareUdp4(id, IP_PEER, 1, 2, 10, 0));
             a.stack.send(id);
         }
-        assertEquals(5, a.stack.flush());
-        assertEquals(2, a.count(NetCounter.TX_FRAMES));
-        assertEquals(3, a.count(NetCounter.TX_RING_FULL));
+        assertEquals(1, a.count(NetCounter.TX_RING_FULL), "the frame beyond txRoom() is the one dropped");
+        assertEquals(0, a.stack.txRoom());
+        a.nic.txLimit(Integer.MAX_VALUE);
+        assertEquals(room, a.stack.flush());
         a.assertAllBuffersFree();
     }
 

@@ -17,6 +17,7 @@ public final class VirtioNetConfig
     public static final long DEFAULT_RESET_TIMEOUT_NS = 1_000_000_000L;
 
     private int queueSize = DEFAULT_QUEUE_SIZE;
+    private int txQueueSize;
     private int bufferCount = DEFAULT_BUFFER_COUNT;
     private int bufferSize = DEFAULT_BUFFER_SIZE;
     private DmaAllocator dmaAllocator;
@@ -34,6 +35,22 @@ public final class VirtioNetConfig
     public int queueSize()
     {
         return queueSize;
+    }
+
+    /**
+     * Wanted entries of the transmit virtqueue alone (0, the default: {@link #queueSize()}); a small ring tests
+     * the stack's transmit back-pressure. A power of two.
+     */
+    public VirtioNetConfig txQueueSize(final int txQueueSize)
+    {
+        this.txQueueSize = txQueueSize;
+        return this;
+    }
+
+    /** @return wanted entries of the transmit virtqueue. */
+    public int txQueueSize()
+    {
+        return 0 != txQueueSize ? txQueueSize : queueSize;
     }
 
     /** Packet buffers in the device's {@link PacketPool}; at least twice the queue size (rx ring plus tx). */
@@ -125,6 +142,11 @@ public final class VirtioNetConfig
         {
             throw new IllegalArgumentException("VirtioNetConfig.queueSize must be a power of two in 1.." +
                 SplitVirtqueue.MAX_SIZE + ": " + queueSize);
+        }
+        if (txQueueSize < 0 || txQueueSize > SplitVirtqueue.MAX_SIZE || 0 != (txQueueSize & (txQueueSize - 1)))
+        {
+            throw new IllegalArgumentException("VirtioNetConfig.txQueueSize must be 0 or a power of two in 1.." +
+                SplitVirtqueue.MAX_SIZE + ": " + txQueueSize);
         }
         if (bufferCount < 2 * queueSize)
         {

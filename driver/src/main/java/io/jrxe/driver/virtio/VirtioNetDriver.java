@@ -274,7 +274,8 @@ public final class VirtioNetDriver implements NicDevice
                 " is not available (queue_size 0)");
         }
         // Split queues are a power of two in size, §2.6; round a device maximum down just in case.
-        return Math.min(config.queueSize(), Integer.highestOneBit(max));
+        final int wanted = TX_QUEUE == queueIndex ? config.txQueueSize() : config.queueSize();
+        return Math.min(wanted, Integer.highestOneBit(max));
     }
 
     private long notifyOffset(final int queueIndex)

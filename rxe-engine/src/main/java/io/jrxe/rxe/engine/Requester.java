@@ -231,7 +231,7 @@ final class Requester
             destQpn = c.destQpn;
             sport = c.udpSport;
         }
-        if (!tx.begin(c, dgidHi, dgidLo))
+        if (!tx.beginRequest(c, dgidHi, dgidLo))
         {
             return -1;
         }

@@ -20,11 +20,19 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class Transmitter
 {
+    /**
+     * Transmit-queue places a requester leaves free (at most a quarter of the queue): the responder's ACKs and
+     * READ responses, and the stack's ARP/ND, still find room when requests fill the queue (rxe's requester
+     * likewise stops at its in-flight limit while responses go on).
+     */
+    static final int REQUESTER_TX_RESERVE = 8;
+
     private final RxePacketIo io;
     private final PacketPool pool;
     private final UnsafeBuffer buffer;
     private final Icrc icrc = new Icrc();
     private final EngineCounters counters;
+    private final int requesterReserve;
     private int udpPayloadOffsetV4;
     private int udpPayloadOffsetV6;
 
@@ -40,6 +48,7 @@ final class Transmitter
 
     Transmitter(final RxePacketIo io, final EngineCounters counters)
     {
+        this.requesterReserve = (int)Math.min(REQUESTER_TX_RESERVE, io.txCapacity() / 4L);
         this.io = io;
         this.pool = io.pool();
         this.buffer = pool.buffer();
@@ -65,11 +74,15 @@ final class Transmitter
      * Starts a packet to a destination GID.
      *
      * @param owner the QP whose counters the packet (and a failure to send it) goes to; null for the device only
-     * @return false if no tx buffer is free or the destination's MAC is still being resolved (the caller retries
-     * later)
+     * @return false if the transmit queue is full (the NIC's ring is), no tx buffer is free or the destination's
+     * MAC is still being resolved (the caller retries later)
      */
     boolean begin(final QpContext owner, final long dstGidHi, final long dstGidLo)
     {
+        if (io.txRoom() <= 0)
+        {
+            return false; // the caller counts it (the responder's ack_deferred)
+        }
         if (io.awaitingNeighbor(dstGidHi, dstGidLo))
         {
             counters.increment(owner, RxeCounter.TX_WAIT_NEIGHBOR);
@@ -86,6 +99,22 @@ final class Transmitter
         this.ipv6 = !RxePacketIo.isIpv4Mapped(dstGidHi, dstGidLo);
         this.bthOffset = pool.dataOffset(id) + (ipv6 ? udpPayloadOffsetV6 : udpPayloadOffsetV4);
         return true;
+    }
+
+    /**
+     * Starts a request packet: as {@link #begin(QpContext, long, long)}, but only while the transmit queue has more
+     * than {@link #REQUESTER_TX_RESERVE} places (a quarter of a smaller queue). When it has not, the NIC's ring is full: the requester stops,
+     * counted as sender work deferred (rxe's {@code ack_deferred}), and goes on once the ring drains; nothing is
+     * dropped and nothing has to be retransmitted.
+     */
+    boolean beginRequest(final QpContext owner, final long dstGidHi, final long dstGidLo)
+    {
+        if (io.txRoom() <= requesterReserve)
+        {
+            counters.increment(owner, RxeCounter.ACK_DEFERRED);
+            return false;
+        }
+        return begin(owner, dstGidHi, dstGidLo);
     }
 
     /**

@@ -37,6 +37,18 @@ public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandle
     }
 
     @Override
+    public int txRoom()
+    {
+        return stack.txRoom();
+    }
+
+    @Override
+    public int txCapacity()
+    {
+        return stack.txCapacity();
+    }
+
+    @Override
     public boolean wakeup(final Wakeup wakeup)
     {
         return stack.device().wakeOnInterrupt(wakeup);

@@ -107,6 +107,22 @@ public interface RxePacketIo
     }
 
     /**
+     * Packets that can still be sent before the transmit queue is full (it stays full while the NIC's ring is):
+     * senders stop at it instead of having packets dropped. The default, for packet I/O that never pushes back,
+     * is unbounded.
+     */
+    default int txRoom()
+    {
+        return Integer.MAX_VALUE;
+    }
+
+    /** Packets the transmit queue holds when empty ({@link #txRoom()}'s largest value). */
+    default int txCapacity()
+    {
+        return Integer.MAX_VALUE;
+    }
+
+    /**
      * Lets the NIC's interrupt wake the engine thread while it sleeps ({@link io.jrxe.driver.NicDevice#wakeOnInterrupt}). Set-up
      * only. The default, for packet I/O without a NIC, does nothing.
      *

@@ -159,7 +159,7 @@ public final class NodePair implements AutoCloseable
             .maxQps(ctx.maxQps())
             .errorHandler(ctx.errorHandler());
         final VirtioNetConfig driver = new VirtioNetConfig().dmaAllocator(DirectDmaRegion::new)
-            .bufferSize(ctx.bufferSize()).bufferCount(ctx.bufferCount());
+            .bufferSize(ctx.bufferSize()).bufferCount(ctx.bufferCount()).txQueueSize(ctx.txQueueSize());
         return new EmulatedNode.Context().network(network).nicIndex(index).driver(driver).node(node);
     }
 

@@ -28,6 +28,7 @@ public final class NodePairContext
     private int nicMtu = 1500;
     private int bufferSize;
     private int bufferCount = DEFAULT_BUFFER_COUNT;
+    private int txQueueSize;
     private int linkBuffering;
     private int deviceBatch;
     private Path countersDirectory;
@@ -124,6 +125,22 @@ public final class NodePairContext
     public NodePairContext bufferCount(final int bufferCount)
     {
         this.bufferCount = bufferCount;
+        return this;
+    }
+
+    /** @return entries of each NIC's transmit virtqueue, 0 for the driver's default. */
+    public int txQueueSize()
+    {
+        return txQueueSize;
+    }
+
+    /**
+     * Entries of each NIC's transmit virtqueue (a power of two; 0, the default: the driver's queue size). A small
+     * ring makes the stack push back on the engines.
+     */
+    public NodePairContext txQueueSize(final int txQueueSize)
+    {
+        this.txQueueSize = txQueueSize;
         return this;
     }
 
