@@ -1214,7 +1214,7 @@ bl_show_logs()
 {
     local f
     for f in "${BL_RXE_LOGS[@]}" "${BL_JRXE_LOGS[@]}"; do
-        grep -v '^ *[0-9]\+ \+[0-9]\+ ' "$f" | tail -"${1:-6}" | sed "s|^|[$SCENARIO] ${f##*/}: |"
+        grep -v -e '^ *[0-9]\+ \+[0-9]\+ ' -e '^BASELINE-MARK' "$f" | tail -"${1:-6}" | sed "s|^|[$SCENARIO] ${f##*/}: |"
     done
 }
 

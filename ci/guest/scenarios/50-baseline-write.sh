@@ -17,7 +17,6 @@
 
 SIZE=65536
 DURATION=1200            # longer than the scenario: the pairs are killed at the end
-JRXE_PORT=$((OOB_PORT + 1))   # the rxe pair keeps OOB_PORT
 
 require_jar
 two_rxe_devices
@@ -28,41 +27,16 @@ bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
 bind_vfio "$NIC_C_BDF" || fail "cannot bind $NIC_C_BDF to vfio-pci"
 problems=()
 
-# 1. the rxe pair, warmed up, then stopped
-rxe_srv_log=/tmp/baseline-rxe-server.log
-rxe_cli_log=/tmp/baseline-rxe-client.log
+# 1. the rxe pair, warmed up, then stopped; 2. the jrxe pair, the same
 rxe_before=$(rxe_counters rxe1)
-ib_write_bw -d rxe1 -x "$GID_D" -s $SIZE -F --report_gbits -u $ACK_TIMEOUT -D $DURATION > "$rxe_srv_log" 2>&1 &
-rsrv=$!
-wait_until 30 tcp_listening $OOB_PORT || fail "ib_write_bw server on rxe1 not listening: $(tail -3 "$rxe_srv_log")"
-ib_write_bw -d rxe0 -x "$GID_A" -s $SIZE -F --report_gbits -u $ACK_TIMEOUT -D $DURATION 127.0.0.1 \
-    > "$rxe_cli_log" 2>&1 &
-rcli=$!
+bl_rxe_pair /tmp/bl-write-rxe ib_write_bw -s $SIZE -F --report_gbits -u $ACK_TIMEOUT -D $DURATION
 BL_RXE_DEV=rxe1
-BL_RXE_PIDS=($rsrv $rcli)
 bl_warm_up rxe "${BL_RXE_PIDS[@]}"
 
-# 2. the jrxe pair (both JVMs start together; the client retries until the server listens), warmed up, stopped
-j_srv_log=/tmp/baseline-jrxe-server.log
-j_cli_log=/tmp/baseline-jrxe-client.log
-rm -f /dev/shm/jrxe/bl-write-[bc].counters /tmp/jrxe/bl-write-[bc].counters
-: > "$j_srv_log"
-: > "$j_cli_log"
-java=(java ${JRXE_JAVA_OPTS:-} -XX:+PrintCompilation -jar "$JRXE_JAR")
-perf=(perf --op write -s $SIZE --run_infinitely --report-gbits -u $ACK_TIMEOUT --timeout $DURATION -p $JRXE_PORT
-    "${JRXE_NODE_OPTS[@]}" --keep-counters)
-# >>: O_APPEND, so that the scenario's marks land between the JVM's lines (bl_mark)
-"${java[@]}" "${perf[@]}" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX" --name bl-write-b --server \
-    >> "$j_srv_log" 2>&1 &
-jsrv=$!
-"${java[@]}" "${perf[@]}" --pci "$NIC_C_BDF" --ip "$JRXE_C_IP/$NIC_PREFIX" --name bl-write-c 127.0.0.1 \
-    >> "$j_cli_log" 2>&1 &
-jcli=$!
-BL_JRXE_PIDS=($jsrv $jcli)
-BL_JRXE_LOGS=("$j_srv_log" "$j_cli_log")
+bl_jrxe_pair bl-write --op write -s $SIZE --run_infinitely --report-gbits --timeout $DURATION
 bl_jrxe_file bl-write-b "${BL_JRXE_PIDS[@]}"
 bl_warm_up jrxe "${BL_JRXE_PIDS[@]}"
-jmtu=$(awk '$1 == "Mtu" { sub(/\[B\].*/, "", $3); print $3; exit }' "$j_cli_log")
+jmtu=$(awk '$1 == "Mtu" { sub(/\[B\].*/, "", $3); print $3; exit }' "${BL_JRXE_LOGS[1]}")
 [ "$jmtu" = "$mtu" ] || problems+=("jrxe path MTU ${jmtu:-?} is not rxe's $mtu")
 
 # 3. the measured periods
@@ -73,18 +47,13 @@ write_figure()
         'BEGIN { if (t > 0) printf "%.4f", p * m * 8 / t / 1e9; else print "?" }'
 }
 bl_alternate write_figure
-jit=0
-for ((run = 1; run <= BL_RUNS; run++)); do
-    jit=$((jit + $(bl_jit_compiles $run)))
-done
+jit=$(bl_jit_total)
 
 # 4. the end: both pairs killed, logs and counters
 bl_stop "${BL_RXE_PIDS[@]}"
 bl_stop "${BL_JRXE_PIDS[@]}"
 log "rxe1 over the whole run: $(rxe_delta "$rxe_before" "$(rxe_counters rxe1)")"
-show_log "$rxe_cli_log" "rxe client" 6
-grep -v '^ *[0-9]\+ \+[0-9]\+ ' "$j_cli_log" | tail -8 | sed "s/^/[$SCENARIO] jrxe client: /"
-grep -v '^ *[0-9]\+ \+[0-9]\+ ' "$j_srv_log" | tail -4 | sed "s/^/[$SCENARIO] jrxe server: /"
+bl_show_logs 6
 check_jrxe_counters bl-write-b bl-write-c
 log "jrxe server counters: $SRV_COUNTERS"
 
@@ -93,8 +62,7 @@ jrxe_bw=$(median "${BL_JRXE_FIGURES[@]}")
 ratio=$(bl_ratio "$jrxe_bw" "$rxe_bw")
 echo "GUEST-BASELINE write_bw mtu=$mtu rxe=$rxe_bw jrxe=$jrxe_bw ratio=$ratio runs=$BL_RUNS"
 figures="mtu=$mtu rxe_gbps=$rxe_bw jrxe_gbps=$jrxe_bw ratio=$ratio runs=$BL_RUNS"
-figures+=" rxe_runs=$(IFS=,; echo "${BL_RXE_FIGURES[*]}") jrxe_runs=$(IFS=,; echo "${BL_JRXE_FIGURES[*]}")"
-figures+=" jit_compiles=$jit"
+figures+=" $(bl_runs_figures) jit_compiles=$jit"
 if [ ${#problems[@]} -gt 0 ]; then
     show_jvm_crashes
     fail "$(printf '%s; ' "${problems[@]}")$figures"
