@@ -887,3 +887,349 @@ jrxe_nfs_ls_entries()
         $1 == "JRXE-NFS" { if ($2 == "ls" && ++seen == n) { printf "%s", buf; exit } buf = ""; next }
         NF >= 3 && $2 ~ /^[0-9]+$/ { name = $0; sub(/^[^ ]+ [^ ]+ /, "", name); buf = buf $2 " " name "\n" }' "$1"
 }
+
+# ---- steady-state baselines (50-baseline-write, 52-baseline-send-rate, 53-baseline-send-lat) ----
+#
+# Both figures of a GUEST-BASELINE line are measured the same way, by the scenario: it reads packet counters at two
+# instants of a long run and divides by the interval between them on the guest's clock. Neither tool's own figure is
+# used: perftest turns cycles into time with a CPU frequency it samples, which fails under TCG, and jrxe reads its
+# own clock. The counters are rxe's hw_counters (sysfs, read with builtins) and the same-named slots of jrxe's
+# counters file (read with od: starting `jrxe stat`, a JVM, in the middle of a measurement would take the CPU the
+# measured tools are using). The clock is /proc/uptime: CLOCK_BOOTTIME, which is CLOCK_MONOTONIC plus time spent
+# suspended (the guest never suspends), in 10 ms steps, 0.1 % of an 8 s period; read with a builtin, no fork.
+#
+# One pair of processes per side runs for the whole scenario; the two pairs take turns (SIGSTOP/SIGCONT), so
+# measured periods alternate rxe, jrxe, rxe ... without a JVM start (~10 s under TCG) per run, and each period has
+# the guest to itself. Each side first runs BL_WARMUP seconds of traffic (the same for both) before its first
+# period, and BL_SETTLE seconds after every SIGCONT before the first sample (a jrxe requester resumed after a pause
+# longer than its ACK timeout retransmits once). JIT: the measured periods come after the warm-up; the jrxe JVMs
+# run with -XX:+PrintCompilation and the scenario appends a mark to their logs at each sample (both open the log
+# O_APPEND), so the compilations inside each measured period are counted and printed (jit_compiles=).
+BL_WARMUP=${BL_WARMUP:-20}
+BL_SETTLE=${BL_SETTLE:-2}
+BL_PERIOD=${BL_PERIOD:-8}
+BL_RUNS=${BL_RUNS:-5}
+# Counters sampled on both sides: a side's new packets in a period are rcvd_pkts minus the duplicates and
+# out-of-sequence requests it also counted there.
+BL_COUNTERS="rcvd_pkts sent_pkts duplicate_request out_of_seq_request"
+
+# bl_now: BL_NOW = seconds since boot, /proc/uptime (builtin read, no fork).
+bl_now()
+{
+    local rest
+    read -r BL_NOW rest < /proc/uptime
+}
+
+# bl_wait SECONDS: waits on a FIFO nobody writes to (read -t, a builtin: a forked sleep costs a TCG guest dearly).
+bl_wait()
+{
+    if [ -z "${BL_WAIT_FD:-}" ]; then
+        rm -f /tmp/bl-wait.fifo
+        mkfifo /tmp/bl-wait.fifo
+        exec {BL_WAIT_FD}<> /tmp/bl-wait.fifo
+    fi
+    read -r -t "$1" -u "$BL_WAIT_FD" _
+    return 0
+}
+
+# jrxe_counters_path NAME: the counters file of jrxe device NAME (/dev/shm/jrxe, else the JVM's tmp dir).
+jrxe_counters_path()
+{
+    local f
+    for f in /dev/shm/jrxe/"$1".counters /tmp/jrxe/"$1".counters; do
+        [ -e "$f" ] && { echo "$f"; return 0; }
+    done
+    return 1
+}
+
+# jc_layout FILE: reads the layout of a jrxe counters file (CountersDescriptor: header, labels, device sets) into
+# JC_* variables; JC_ID[label] = slot. Fails when the file is not a version-1 counters file.
+jc_layout()
+{
+    local hdr magic
+    magic=$(od -An -c -N 8 "$1" | tr -d ' ')
+    [ "$magic" = JRXECNT1 ] || return 1
+    # slots N, device sets W, QP slots, QP slot length, labels offset, device section offset (offset 40..63)
+    hdr=($(od -An -v -t u4 -j 40 -N 24 "$1"))
+    JC_SLOTS=${hdr[0]}
+    JC_SETS=${hdr[1]}
+    JC_DEV_OFF=${hdr[5]}
+    JC_STRIDE=$(( (JC_SLOTS * 8 + 63) / 64 * 8 ))
+    declare -gA JC_ID=()
+    local id name
+    # a here-string, not < <(...): the guest has no /dev/fd for process substitution
+    while read -r id name; do
+        [ -n "$name" ] && JC_ID[$name]=$id
+    done <<< "$(od -An -v -t u1 -j "${hdr[4]}" -N $((JC_SLOTS * 64)) "$1" | awk '
+        { for (i = 1; i <= NF; i++) b[n++] = $i }
+        END {
+            for (r = 0; r * 64 < n; r++) {
+                o = r * 64; id = b[o] + 256 * b[o + 1]; len = b[o + 4] + 256 * b[o + 5]; s = ""
+                for (i = 0; i < len; i++) s = s sprintf("%c", b[o + 8 + i])
+                if (len > 0) print id, s
+            }
+        }')"
+    [ -n "${JC_ID[rcvd_pkts]:-}" ]
+}
+
+# bl_sample_rxe DEV: BL_SAMPLE = "t0=<uptime> t1=<uptime> name=value ..." of BL_COUNTERS of rxe device DEV, with
+# the clock read just before and just after the counters.
+bl_sample_rxe()
+{
+    local t0 name v out=""
+    bl_now
+    t0=$BL_NOW
+    for name in $BL_COUNTERS; do
+        read -r v < "/sys/class/infiniband/$1/ports/1/hw_counters/$name" || v=?
+        out+=" $name=$v"
+    done
+    bl_now
+    BL_SAMPLE="t0=$t0 t1=$BL_NOW$out"
+}
+
+# bl_sample_jrxe FILE: the same from a jrxe counters file (jc_layout read first), summed over its device sets, plus
+# acks_rcvd and retransmitted_pkts (jrxe counts them; rxe does not).
+bl_sample_jrxe()
+{
+    local t0 vals name w s id out=""
+    bl_now
+    t0=$BL_NOW
+    vals=($(od -An -v -t u8 -j "$JC_DEV_OFF" -N $((JC_SETS * JC_STRIDE * 8)) "$1"))
+    bl_now
+    for name in $BL_COUNTERS acks_rcvd retransmitted_pkts; do
+        id=${JC_ID[$name]:-}
+        [ -n "$id" ] || { out+=" $name=?"; continue; }
+        s=0
+        for ((w = 0; w < JC_SETS; w++)); do
+            s=$(( s + ${vals[w * JC_STRIDE + id]:-0} ))
+        done
+        out+=" $name=$s"
+    done
+    BL_SAMPLE="t0=$t0 t1=$BL_NOW$out"
+}
+
+# bl_delta NAME A B: counter NAME in sample B minus sample A.
+bl_delta()
+{
+    echo $(( $(value_of "$1" "$3") - $(value_of "$1" "$2") ))
+}
+
+# bl_new_pkts A B: new packets between two samples: rcvd_pkts minus duplicates and out-of-sequence requests.
+bl_new_pkts()
+{
+    echo $(( $(bl_delta rcvd_pkts "$1" "$2") - $(bl_delta duplicate_request "$1" "$2")
+        - $(bl_delta out_of_seq_request "$1" "$2") ))
+}
+
+# bl_interval A B: seconds between two samples, midpoint to midpoint of their clock brackets.
+bl_interval()
+{
+    awk -v a0="$(value_of t0 "$1")" -v a1="$(value_of t1 "$1")" -v b0="$(value_of t0 "$2")" \
+        -v b1="$(value_of t1 "$2")" 'BEGIN { printf "%.3f", (b0 + b1) / 2 - (a0 + a1) / 2 }'
+}
+
+# jc_ready NAME: the counters file of jrxe device NAME exists and its layout is read (BL_JRXE_FILE, JC_*).
+jc_ready()
+{
+    BL_JRXE_FILE=$(jrxe_counters_path "$1") && jc_layout "$BL_JRXE_FILE"
+}
+
+# bl_jrxe_file NAME PID...: waits for jc_ready NAME (240 s: JVM start under TCG, polled every 2 s: each poll
+# forks od) while PIDs run; fails the scenario otherwise.
+bl_jrxe_file()
+{
+    local name=$1
+    shift
+    WAIT_POLL=2 wait_until 240 eval "jc_ready $name || ! bl_pids_alive $*"
+    jc_ready "$name" || fail "no counters file for jrxe device $name (processes alive: $(bl_pids_alive "$@" && echo yes || echo no))"
+    log "jrxe counters of $name: $BL_JRXE_FILE, $JC_SLOTS slots, $JC_SETS device sets"
+}
+
+# bl_quiet SIDE: SIDE's receiver counted no packet in half a second. A stopped perftest leaves the kernel's rxe
+# sending what it had posted (up to its tx depth), which must not run into the other side's period.
+bl_quiet()
+{
+    local a
+    bl_sample "$1"
+    a=$(value_of rcvd_pkts "$BL_SAMPLE")
+    bl_wait 0.5
+    bl_sample "$1"
+    [ "$a" = "$(value_of rcvd_pkts "$BL_SAMPLE")" ]
+}
+
+# bl_pids_alive PID...: every PID is still running.
+bl_pids_alive()
+{
+    local p
+    for p in "$@"; do
+        kill -0 "$p" 2> /dev/null || return 1
+    done
+    return 0
+}
+
+# bl_flowing SIDE MIN: the side's receiver has counted at least MIN new packets since BL_START_SAMPLE.
+bl_flowing()
+{
+    bl_sample "$1"
+    [ "$(bl_new_pkts "$BL_START_SAMPLE" "$BL_SAMPLE")" -ge "$2" ]
+}
+
+# bl_sample SIDE: BL_SAMPLE of the measured device of SIDE (rxe: BL_RXE_DEV; jrxe: BL_JRXE_FILE).
+bl_sample()
+{
+    if [ "$1" = rxe ]; then
+        bl_sample_rxe "$BL_RXE_DEV"
+    else
+        bl_sample_jrxe "$BL_JRXE_FILE"
+    fi
+}
+
+# bl_mark TEXT: appends a mark to the jrxe logs (BL_JRXE_LOGS), between the JIT's PrintCompilation lines.
+bl_mark()
+{
+    local f
+    for f in "${BL_JRXE_LOGS[@]}"; do
+        echo "BASELINE-MARK $1" >> "$f"
+    done
+}
+
+# bl_jit_compiles RUN: PrintCompilation lines in the jrxe logs between the marks of measured period RUN.
+bl_jit_compiles()
+{
+    cat "${BL_JRXE_LOGS[@]}" | awk -v s="BASELINE-MARK run=$1 start" -v e="BASELINE-MARK run=$1 end" '
+        $0 == s { on = 1; next } $0 == e { on = 0; next }
+        on && /^ *[0-9]+ +[0-9]+ / { n++ } END { print n + 0 }'
+}
+
+# bl_warm_up SIDE PID...: waits until SIDE's traffic flows (240 s: JVM start under TCG), then BL_WARMUP seconds
+# more, and stops PIDs. A side that does not start fails the scenario.
+bl_warm_up()
+{
+    local side=$1
+    shift
+    bl_sample "$side"
+    BL_START_SAMPLE=$BL_SAMPLE
+    if ! wait_until 240 eval "bl_flowing $side 50 || ! bl_pids_alive $*"; then
+        fail "$side traffic did not start within 240 s"
+    fi
+    bl_pids_alive "$@" || fail "$side processes exited before the traffic started ($*)"
+    log "$side traffic flowing: $BL_SAMPLE; warming up $BL_WARMUP s"
+    bl_wait "$BL_WARMUP"
+    bl_pids_alive "$@" || fail "$side processes exited during the warm-up ($*)"
+    kill -STOP "$@"
+    wait_until 30 bl_quiet "$side" || log "WARNING: $side still sending 30 s after SIGSTOP"
+}
+
+# bl_alternate FIGURE_FN: BL_RUNS measured periods per side, alternating rxe and jrxe (BL_RXE_PIDS, BL_JRXE_PIDS,
+# both pairs stopped on entry, left stopped). Each period: SIGCONT, BL_SETTLE s, sample, BL_PERIOD s, sample,
+# SIGSTOP. FIGURE_FN SIDE A B prints the period's figure. Logs every raw sample (BASELINE-SAMPLE lines) and fills
+# BL_RXE_FIGURES and BL_JRXE_FIGURES; a side that died fails the scenario.
+bl_alternate()
+{
+    local fn=$1 run side pids a b fig jit
+    BL_RXE_FIGURES=()
+    BL_JRXE_FIGURES=()
+    for ((run = 1; run <= BL_RUNS; run++)); do
+        for side in rxe jrxe; do
+            if [ $side = rxe ]; then pids=("${BL_RXE_PIDS[@]}"); else pids=("${BL_JRXE_PIDS[@]}"); fi
+            bl_pids_alive "${pids[@]}" || fail "$side processes died before period $run"
+            kill -CONT "${pids[@]}"
+            bl_wait "$BL_SETTLE"
+            [ $side = jrxe ] && bl_mark "run=$run start"
+            bl_sample $side
+            a=$BL_SAMPLE
+            bl_wait "$BL_PERIOD"
+            bl_sample $side
+            b=$BL_SAMPLE
+            [ $side = jrxe ] && bl_mark "run=$run end"
+            kill -STOP "${pids[@]}"
+            wait_until 30 bl_quiet $side || log "WARNING: $side still sending 30 s after SIGSTOP"
+            fig=$($fn $side "$a" "$b")
+            jit=""
+            [ $side = jrxe ] && jit=" jit_compiles=$(bl_jit_compiles $run)"
+            echo "BASELINE-SAMPLE $SCENARIO $side run=$run a: $a"
+            echo "BASELINE-SAMPLE $SCENARIO $side run=$run b: $b"
+            log "$side run $run: interval $(bl_interval "$a" "$b") s, new packets $(bl_new_pkts "$a" "$b"),"\
+                "figure $fig$jit"
+            if [ $side = rxe ]; then BL_RXE_FIGURES+=("$fig"); else BL_JRXE_FIGURES+=("$fig"); fi
+        done
+    done
+}
+
+# bl_stop PID...: ends a stopped pair (TERM, then CONT so that it can act on it) and waits for it.
+bl_stop()
+{
+    local p
+    kill -TERM "$@" 2> /dev/null
+    kill -CONT "$@" 2> /dev/null
+    for p in "$@"; do
+        wait_pid_exit "$p" 30 > /dev/null 2>&1
+    done
+}
+
+# bl_ratio JRXE RXE: JRXE / RXE, two decimals ("?" when either is missing or RXE is 0).
+bl_ratio()
+{
+    awk -v j="$1" -v r="$2" 'BEGIN { if (j != "?" && r != "?" && r > 0) printf "%.2f", j / r; else print "?" }'
+}
+
+# bl_rxe_pair LOG_PREFIX TOOL ARG...: a perftest pair on the two kernel devices, TOOL's server on rxe1 (NIC D) and
+# its client on rxe0 (NIC A), both with ARGs; logs LOG_PREFIX-server.log and -client.log; BL_RXE_PIDS, BL_RXE_LOGS.
+bl_rxe_pair()
+{
+    local prefix=$1 tool=$2 srv
+    shift 2
+    "$tool" -d rxe1 -x "$GID_D" "$@" > "$prefix-server.log" 2>&1 &
+    srv=$!
+    wait_until 30 tcp_listening $OOB_PORT || fail "$tool server on rxe1 not listening: $(tail -3 "$prefix-server.log")"
+    "$tool" -d rxe0 -x "$GID_A" "$@" 127.0.0.1 > "$prefix-client.log" 2>&1 &
+    BL_RXE_PIDS=($srv $!)
+    BL_RXE_LOGS=("$prefix-server.log" "$prefix-client.log")
+}
+
+# bl_jrxe_pair NAME ARG...: `jrxe perf ARG...` peer mode, server NAME-b on NIC B and client NAME-c on NIC C,
+# started together (the client retries until the server listens) on port OOB_PORT + 1 (a perftest pair may hold
+# OOB_PORT), with -XX:+PrintCompilation; logs /tmp/NAME-server.log and -client.log, opened O_APPEND (bl_mark);
+# BL_JRXE_PIDS, BL_JRXE_LOGS. Removes NAME's counters files of an earlier run first.
+bl_jrxe_pair()
+{
+    local name=$1 srv
+    shift
+    rm -f /dev/shm/jrxe/"$name"-[bc].counters /tmp/jrxe/"$name"-[bc].counters
+    BL_JRXE_LOGS=("/tmp/$name-server.log" "/tmp/$name-client.log")
+    : > "${BL_JRXE_LOGS[0]}"
+    : > "${BL_JRXE_LOGS[1]}"
+    local java=(java ${JRXE_JAVA_OPTS:-} -XX:+PrintCompilation -jar "$JRXE_JAR")
+    local perf=(perf "$@" -u $ACK_TIMEOUT -p $((OOB_PORT + 1)) "${JRXE_NODE_OPTS[@]}" --keep-counters)
+    "${java[@]}" "${perf[@]}" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX" --name "$name-b" --server \
+        >> "${BL_JRXE_LOGS[0]}" 2>&1 &
+    srv=$!
+    "${java[@]}" "${perf[@]}" --pci "$NIC_C_BDF" --ip "$JRXE_C_IP/$NIC_PREFIX" --name "$name-c" 127.0.0.1 \
+        >> "${BL_JRXE_LOGS[1]}" 2>&1 &
+    BL_JRXE_PIDS=($srv $!)
+}
+
+# bl_show_logs: the tail of every log of both pairs, without the JIT's PrintCompilation lines.
+bl_show_logs()
+{
+    local f
+    for f in "${BL_RXE_LOGS[@]}" "${BL_JRXE_LOGS[@]}"; do
+        grep -v -e '^ *[0-9]\+ \+[0-9]\+ ' -e '^BASELINE-MARK' "$f" | tail -"${1:-6}" | sed "s|^|[$SCENARIO] ${f##*/}: |"
+    done
+}
+
+# bl_jit_total: PrintCompilation lines inside all measured periods.
+bl_jit_total()
+{
+    local run n=0
+    for ((run = 1; run <= BL_RUNS; run++)); do
+        n=$((n + $(bl_jit_compiles $run)))
+    done
+    echo $n
+}
+
+# bl_runs_figures: "rxe_runs=a,b,.. jrxe_runs=a,b,.." of the period figures.
+bl_runs_figures()
+{
+    echo "rxe_runs=$(IFS=,; echo "${BL_RXE_FIGURES[*]}") jrxe_runs=$(IFS=,; echo "${BL_JRXE_FIGURES[*]}")"
+}

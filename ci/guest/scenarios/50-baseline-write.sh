@@ -1,57 +1,68 @@
-# Baseline: RDMA WRITE bandwidth of the kernel's Soft-RoCE against jrxe's, on the same hub and the same guest:
+# Baseline: RDMA WRITE bandwidth of the kernel's Soft-RoCE against jrxe's, on the same hub and the same guest,
+# both measured by this scenario on one clock (the steady-state baselines in lib.sh):
 #
-#   rxe0 (eth0, NIC A, 10.9.0.1)  --ib_write_bw-->  rxe1 (NIC D, 10.9.0.4)
-#   jrxe perf (NIC C, 10.9.0.3)  --write-->  jrxe perf --server (NIC B, 10.9.0.2), two processes (peer mode)
+#   rxe:  ib_write_bw rxe0 (eth0, NIC A, 10.9.0.1)  -->  ib_write_bw server rxe1 (NIC D, 10.9.0.4)
+#   jrxe: jrxe perf (NIC C, 10.9.0.3)  -->  jrxe perf --server (NIC B, 10.9.0.2), two processes (peer mode)
 #
-# 64 KiB messages, ACK timeout code 18 on both (ACK_TIMEOUT in lib.sh); the path MTU is the active MTU (1024 on
-# 1500-byte NICs, 4096 with --host-mtu 9000). Two rxe devices in one network namespace need policy routing
-# (two_rxe_routing in lib.sh). Prints
-#   GUEST-BASELINE write_bw mtu=<B> size=<B> iters=<n> rxe=<Gb/s> jrxe=<Gb/s> ratio=<jrxe/rxe>
-# timeout: 900
+# 64 KiB messages, tx depth 128, ACK timeout code 18 on both (ACK_TIMEOUT in lib.sh); the path MTU is the active MTU
+# (1024 on 1500-byte NICs, 4096 with --host-mtu 9000). Both pairs run for the whole scenario (ib_write_bw -D,
+# jrxe perf --run_infinitely) and take turns: BL_RUNS measured periods of BL_PERIOD s each, alternating, after the
+# same BL_WARMUP s of traffic on each side. A period's figure is the responder's new packets (rxe1's or jrxe-b's
+# rcvd_pkts less duplicate and out-of-sequence requests) x path MTU x 8 bits over the /proc/uptime interval: every
+# packet of a 64 KiB WRITE carries exactly one path MTU of payload, so this is the payload rate perftest means.
+# JIT: the periods come after 20 s of traffic (longer than the JVM start itself); the compilations inside each
+# measured period are counted from -XX:+PrintCompilation and printed (jit_compiles=, summed in the result). Prints
+#   GUEST-BASELINE write_bw mtu=<B> rxe=<Gb/s> jrxe=<Gb/s> ratio=<jrxe/rxe> runs=<n>   (medians)
+# timeout: 600
 
-ITERS=300
 SIZE=65536
+DURATION=1200            # longer than the scenario: the pairs are killed at the end
 
 require_jar
 two_rxe_devices
-read -r mtu_line < /sys/class/infiniband/rxe0/ports/1/active_mtu 2> /dev/null
-log "rxe0 on $ETH_A (GID $GID_A), rxe1 on $ETH_D (GID $GID_D), active MTU ${mtu_line:-?}"
+mtu=$(rxe_active_mtu rxe0)
+log "rxe0 on $ETH_A (GID $GID_A), rxe1 on $ETH_D (GID $GID_D), active MTU ${mtu:-?}"
+[ -n "$mtu" ] || fail "no active MTU for rxe0"
+bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
+bind_vfio "$NIC_C_BDF" || fail "cannot bind $NIC_C_BDF to vfio-pci"
 problems=()
 
-# 1. rxe0 -> rxe1. perftest turns cycles into time with a CPU frequency it measures; under TCG that measurement
-# can fail (r^2 < 0.9) and the tool then prints 0.000000, and a starved guest can fail a run outright: such a run
-# is repeated, up to three times, and only the last attempt's problems count.
-rxe_srv_log=/tmp/baseline-rxe-server.log
-rxe_cli_log=/tmp/baseline-rxe-client.log
-rxe_bw=""
-for attempt in 1 2 3; do
-    run_problems=()
-    rxe_write_run $ITERS $SIZE "$rxe_srv_log" "$rxe_cli_log"
-    rxe_bw=$(perftest_bw_average "$rxe_cli_log" $SIZE)
-    log "rxe0 -> rxe1 attempt $attempt: ${rxe_bw:-no result} Gb/s ${run_problems[*]}"
-    [ ${#run_problems[@]} = 0 ] && [ -n "$rxe_bw" ] && awk -v v="$rxe_bw" 'BEGIN { exit !(v > 0) }' && break
-done
-problems+=("${run_problems[@]}")
-show_log "$rxe_cli_log" "rxe client" 25
-[ -n "$rxe_bw" ] || problems+=("no rxe result line")
+# 1. the rxe pair, warmed up, then stopped; 2. the jrxe pair, the same
+rxe_before=$(rxe_counters rxe1)
+bl_rxe_pair /tmp/bl-write-rxe ib_write_bw -s $SIZE -F --report_gbits -u $ACK_TIMEOUT -D $DURATION
+BL_RXE_DEV=rxe1
+bl_warm_up rxe "${BL_RXE_PIDS[@]}"
 
-# 2. jrxe (NIC C) -> jrxe (NIC B): both JVMs start together; the client retries until the server listens.
-j_srv_log=/tmp/baseline-jrxe-server.log
-j_cli_log=/tmp/baseline-jrxe-client.log
-run_problems=()
-jrxe_write_run $ITERS $SIZE "$j_srv_log" "$j_cli_log"
-problems+=("${run_problems[@]}")
-show_log "$j_cli_log" "jrxe client" 25
-show_log "$j_srv_log" "jrxe server" 8
-jrxe_bw=$(perftest_bw_average "$j_cli_log" $SIZE)
-[ -n "$jrxe_bw" ] || problems+=("no jrxe result line")
-lat=$(grep -m1 '^JRXE-PERF' "$j_cli_log")
+bl_jrxe_pair bl-write --op write -s $SIZE --run_infinitely --report-gbits --timeout $DURATION
+bl_jrxe_file bl-write-b "${BL_JRXE_PIDS[@]}"
+bl_warm_up jrxe "${BL_JRXE_PIDS[@]}"
+jmtu=$(awk '$1 == "Mtu" { sub(/\[B\].*/, "", $3); print $3; exit }' "${BL_JRXE_LOGS[1]}")
+[ "$jmtu" = "$mtu" ] || problems+=("jrxe path MTU ${jmtu:-?} is not rxe's $mtu")
 
-mtu=$(value_of mtu "$lat")
-ratio=$(awk -v j="${jrxe_bw:-0}" -v r="${rxe_bw:-0}" 'BEGIN { if (r > 0) printf "%.2f", j / r; else print "?" }')
-echo "GUEST-BASELINE write_bw mtu=${mtu:-?} size=$SIZE iters=$ITERS rxe=${rxe_bw:-?} jrxe=${jrxe_bw:-?} ratio=$ratio"
-figures="mtu=${mtu:-?} rxe_gbps=${rxe_bw:-?} jrxe_gbps=${jrxe_bw:-?} ratio=$ratio"
-figures+=" jrxe_lat_p50_us=$(value_of lat_p50_us "$lat") jrxe_lat_p99_us=$(value_of lat_p99_us "$lat")"
+# 3. the measured periods
+# write_figure SIDE A B: Gb/s of payload between samples A and B.
+write_figure()
+{
+    awk -v p="$(bl_new_pkts "$2" "$3")" -v m="$mtu" -v t="$(bl_interval "$2" "$3")" \
+        'BEGIN { if (t > 0) printf "%.4f", p * m * 8 / t / 1e9; else print "?" }'
+}
+bl_alternate write_figure
+jit=$(bl_jit_total)
+
+# 4. the end: both pairs killed, logs and counters
+bl_stop "${BL_RXE_PIDS[@]}"
+bl_stop "${BL_JRXE_PIDS[@]}"
+log "rxe1 over the whole run: $(rxe_delta "$rxe_before" "$(rxe_counters rxe1)")"
+bl_show_logs 6
+check_jrxe_counters bl-write-b bl-write-c
+log "jrxe server counters: $SRV_COUNTERS"
+
+rxe_bw=$(median "${BL_RXE_FIGURES[@]}")
+jrxe_bw=$(median "${BL_JRXE_FIGURES[@]}")
+ratio=$(bl_ratio "$jrxe_bw" "$rxe_bw")
+echo "GUEST-BASELINE write_bw mtu=$mtu rxe=$rxe_bw jrxe=$jrxe_bw ratio=$ratio runs=$BL_RUNS"
+figures="mtu=$mtu rxe_gbps=$rxe_bw jrxe_gbps=$jrxe_bw ratio=$ratio runs=$BL_RUNS"
+figures+=" $(bl_runs_figures) jit_compiles=$jit"
 if [ ${#problems[@]} -gt 0 ]; then
     show_jvm_crashes
     fail "$(printf '%s; ' "${problems[@]}")$figures"
