@@ -31,10 +31,7 @@ class LinkLossTest
         final ManualClock clock = new ManualClock();
         try (NodePair pair = new NodePair(new NodePairContext().clock(clock).errorHandler(NodePairTest::fail)))
         {
-            pair.resolve(10_000 * MS);
-            final WriteWindow writes = new WriteWindow(pair, new QpConnector().timeout(14).retryCnt(7), WINDOW, SIZE);
-            pair.network().nic(0).linkUp(false);
-            writes.post();
+            final WriteWindow writes = windowWithTheCableOut(pair);
             final long downAt = clock.nanoTime();
             pair.runUntil(() -> clock.nanoTime() - downAt >= 200 * MS, 1_000 * MS, "200 ms with the link down");
             assertEquals(0, drain(writes), "nothing completes while the cable is out");
@@ -57,10 +54,7 @@ class LinkLossTest
         final ManualClock clock = new ManualClock();
         try (NodePair pair = new NodePair(new NodePairContext().clock(clock).errorHandler(NodePairTest::fail)))
         {
-            pair.resolve(10_000 * MS);
-            final WriteWindow writes = new WriteWindow(pair, new QpConnector().timeout(14).retryCnt(7), WINDOW, SIZE);
-            pair.network().nic(0).linkUp(false);
-            writes.post();
+            final WriteWindow writes = windowWithTheCableOut(pair);
             final long downAt = clock.nanoTime();
             pair.runUntil(writes::poll, 10_000 * MS, "every WRITE to complete, in error");
             final long tookNs = clock.nanoTime() - downAt;
@@ -75,6 +69,16 @@ class LinkLossTest
             // 8 transmissions 67 ms apart, and the timer's own granularity: well under two seconds
             assertTrue(tookNs >= 7 * 67 * MS && tookNs < 2_000 * MS, "retry budget spent in " + tookNs / MS + " ms");
         }
+    }
+
+    /** Connects A to B, pulls A's cable and posts the window of WRITEs. */
+    private static WriteWindow windowWithTheCableOut(final NodePair pair)
+    {
+        pair.resolve(10_000 * MS);
+        final WriteWindow writes = new WriteWindow(pair, new QpConnector().timeout(14).retryCnt(7), WINDOW, SIZE);
+        pair.network().nic(0).linkUp(false);
+        writes.post();
+        return writes;
     }
 
     private static int drain(final WriteWindow writes)
