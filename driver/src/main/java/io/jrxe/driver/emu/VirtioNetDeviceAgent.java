@@ -30,7 +30,9 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * VIRTQ_AVAIL_F_NO_INTERRUPT, publishing used buffers raises the ISR queue bit and, for a queue mapped to an MSI-X
  * vector, signals where the vector is routed (the driver's thread). The flag is read after a full fence that
  * follows the used.idx store (§2.6.7.1's barrier): a driver that clears the flag and then re-reads used.idx
- * either sees the new entries or gets the interrupt. A driver error in a chain or an IOMMU fault sets DEVICE_NEEDS_RESET
+ * either sees the new entries or gets the interrupt.
+ * <p>
+ * A driver error in a chain or an IOMMU fault sets DEVICE_NEEDS_RESET
  * and the device does nothing more until reset. A device that is not live drains the wire and drops what it gets.
  * Runs on one thread at a time (its AgentRunner or the caller of an AgentInvoker); allocates nothing per frame.
  */

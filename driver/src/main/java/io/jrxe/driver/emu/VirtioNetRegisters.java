@@ -1,8 +1,7 @@
 package io.jrxe.driver.emu;
 
-import io.jrxe.driver.wake.Wakeup;
-
 import io.jrxe.driver.pci.MmioRegion;
+import io.jrxe.driver.wake.Wakeup;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -146,15 +145,16 @@ final class VirtioNetRegisters implements MmioRegion
         deviceWakeup = wakeup;
     }
 
-    /**
-     * Routes MSI-X vector 0 to {@code target} (null: unroute). The driver then maps queues and config changes to
-     * vector 0 as on a device with a one-entry MSI-X table.
-     */
+    /** @return MSI-X messages sent to the routed target. */
     long msixMessages()
     {
         return msixMessages.get();
     }
 
+    /**
+     * Routes MSI-X vector 0 to {@code target} (null: unroute). The driver then maps queues and config changes to
+     * vector 0 as on a device with a one-entry MSI-X table.
+     */
     void routeInterrupts(final Wakeup target)
     {
         interruptTarget = target;

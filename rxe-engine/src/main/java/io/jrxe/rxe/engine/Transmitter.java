@@ -103,9 +103,9 @@ final class Transmitter
 
     /**
      * Starts a request packet: as {@link #begin(QpContext, long, long)}, but only while the transmit queue has more
-     * than {@link #REQUESTER_TX_RESERVE} places (a quarter of a smaller queue). When it has not, the NIC's ring is full: the requester stops,
-     * counted as sender work deferred (rxe's {@code ack_deferred}), and goes on once the ring drains; nothing is
-     * dropped and nothing has to be retransmitted.
+     * than {@link #REQUESTER_TX_RESERVE} places (a quarter of a smaller queue). When it has not, the NIC's ring is
+     * full: the requester stops, counted as sender work deferred (rxe's {@code ack_deferred}), and goes on once the
+     * ring drains; nothing is dropped and nothing has to be retransmitted.
      */
     boolean beginRequest(final QpContext owner, final long dstGidHi, final long dstGidLo)
     {

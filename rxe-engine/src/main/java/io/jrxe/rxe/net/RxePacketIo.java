@@ -123,8 +123,8 @@ public interface RxePacketIo
     }
 
     /**
-     * Lets the NIC's interrupt wake the engine thread while it sleeps ({@link io.jrxe.driver.NicDevice#wakeOnInterrupt}). Set-up
-     * only. The default, for packet I/O without a NIC, does nothing.
+     * Lets the NIC's interrupt wake the engine thread while it sleeps
+     * ({@link io.jrxe.driver.NicDevice#wakeOnInterrupt}). Set-up only. The default, for packet I/O without a NIC, does nothing.
      *
      * @return whether received frames will signal the line
      */
