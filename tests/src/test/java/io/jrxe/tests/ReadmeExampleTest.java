@@ -42,7 +42,7 @@ class ReadmeExampleTest
         try (NodePair nodes = new NodePair(new NodePairContext()))
         {
             nodes.resolve(TimeUnit.SECONDS.toNanos(5)); // ARP both ways, stepped on this thread
-            try (NodeThreads engines = NodeThreads.start(NodeThreads.Layout.NODE, NodeThreads.Idle.BACKOFF::create,
+            try (NodeThreads engines = NodeThreads.start(NodeThreads.Layout.NODE, NodeThreads.Idle.PARK::create,
                 nodes))
             {
                 final String received = readmeExample(nodes.a().device(), nodes.b().device());
