@@ -79,7 +79,7 @@ final class Transmitter
      */
     boolean begin(final QpContext owner, final long dstGidHi, final long dstGidLo)
     {
-        if (io.txRoom() <= 0)
+        if (!hasRoom(0))
         {
             return false; // the caller counts it (the responder's ack_deferred)
         }
@@ -109,12 +109,29 @@ final class Transmitter
      */
     boolean beginRequest(final QpContext owner, final long dstGidHi, final long dstGidLo)
     {
-        if (io.txRoom() <= requesterReserve)
+        if (!hasRoom(requesterReserve))
         {
             counters.increment(owner, RxeCounter.ACK_DEFERRED);
             return false;
         }
         return begin(owner, dstGidHi, dstGidLo);
+    }
+
+    /**
+     * Whether the transmit queue has more than {@code reserve} places, handing what it holds to the NIC first if
+     * it has not: the queue fills within one duty cycle (it holds a batch), and only a full NIC ring keeps it full.
+     * A READ response of many packets thus goes out in one pass unless the ring is full: stopping it at the batch
+     * size would make the requests that follow it wait for their retransmission (the responder drops a request that
+     * comes while it answers a READ, to keep responses in PSN order).
+     */
+    private boolean hasRoom(final int reserve)
+    {
+        if (io.txRoom() > reserve)
+        {
+            return true;
+        }
+        io.flush();
+        return io.txRoom() > reserve;
     }
 
     /**
