@@ -41,7 +41,13 @@ class SplitVirtqueueTest
         assertEquals(region.iova() + 64, q.descIova());
         assertEquals(0, q.descIova() % 16);
         assertEquals(q.descIova() + 16 * 256, q.availIova());
-        assertEquals(0, q.usedIova() % 64);
+        assertEquals(0, q.usedIova() % 4, "§2.6.8: the used ring is 4-byte aligned");
+        assertEquals(0, (q.usedIova() + 4) % 64, "its entries start a cache line");
+        for (int i = 0; i < 256; i++)
+        {
+            final long entry = q.usedIova() + 4 + 8L * i;
+            assertEquals(entry / 4096, (entry + 7) / 4096, "used entry " + i + " must not straddle a 4 KiB page");
+        }
         assertTrue(q.usedIova() >= q.availIova() + 4 + 2 * 256 + 2, "used ring must not overlap avail ring");
         assertTrue(q.usedIova() + 4 + 8 * 256 + 2 <= q.descIova() + SplitVirtqueue.ringBytes(256));
         assertEquals(SplitVirtqueue.AVAIL_F_NO_INTERRUPT, DeviceSideRing.of(q).availFlags());
