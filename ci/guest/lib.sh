@@ -167,6 +167,15 @@ value_of()
     return 0
 }
 
+# dmar_faults: the kernel log's IOMMU fault lines for the NICs jrxe drives (B and C), e.g.
+#     DMAR: [DMA Write NO_PASID] Request device [00:03.0] fault addr 0x0 [fault reason 0x05] PTE Write access ...
+# Read by the init after every scenario (issue 13: a scenario with one fails).
+dmar_faults()
+{
+    local b=${NIC_B_BDF#0000:} c=${NIC_C_BDF#0000:}
+    dmesg | grep -E "DMAR: \[(DMA (Read|Write)|INTR-REMAP)[^]]*\] Request device \[(${b//./\.}|${c//./\.})\]"
+}
+
 # The machine's state at the start of each scenario (see the table at the top). Used by the init only.
 reset_machine()
 {
