@@ -75,8 +75,11 @@ final class QpContext
     int rdAtomicOutstanding;
     boolean needRetry;
     boolean waitRnr;
-    /** Set after a fast (implicit NAK) retry until progress is made, so one loss triggers one rewind. */
-    boolean retriedSinceProgress;
+    /**
+     * Set by a fast (implicit NAK) retry until the next WQE completes: the responses of the stream the retry
+     * replaced, still in flight, look like gaps and must not rewind again (rxe_comp.c: started_retry).
+     */
+    boolean fastRetried;
     /** The last run stopped because the packet pool was empty. */
     boolean txStalled;
     /** One past the highest PSN sent so far: a request before it is a retransmission. */
@@ -195,7 +198,7 @@ final class QpContext
         rdAtomicOutstanding = 0;
         needRetry = false;
         waitRnr = false;
-        retriedSinceProgress = false;
+        fastRetried = false;
         compOpcode = Opcode.NONE;
         respMsn = 0;
         respOpcode = Opcode.NONE;
