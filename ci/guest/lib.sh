@@ -199,6 +199,10 @@ reset_machine()
     done
     dev=$(netdev_of $NIC_A_BDF)
     [ -n "$dev" ] && ip addr add "$NIC_A_IP/$NIC_PREFIX" dev "$dev"
+    # a fault cell killed before its clean-up left netem on a NIC (faults.sh)
+    for dev in /run/jrxe-ci/netem-*; do
+        [ -e "$dev" ] && { tc qdisc del dev "${dev#/run/jrxe-ci/netem-}" root 2> /dev/null; rm -f "$dev"; }
+    done
     ip neigh flush all 2> /dev/null
     return 0
 }

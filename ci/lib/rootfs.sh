@@ -12,11 +12,12 @@ ROOTFS_PACKAGES=openjdk-17-jre-headless,rdma-core,ibverbs-utils,ibverbs-provider
 
 # Copied in with their dependencies (resolve_modules follows modules.dep). The guest init modprobes the RoCE ones
 # at boot; the NFS ones (knfsd, the kernel client for v3 and v4.x, and rpcrdma, which holds both the RPC-over-RDMA
-# client and server) are modprobed by nfs_server_start in guest/lib.sh, for the scenarios that use them. The whole
+# client and server) are modprobed by nfs_server_start in guest/lib.sh, for the scenarios that use them, and the
+# fault cells' qdiscs and classifier (prio, netem, u32) by netem_on in guest/faults.sh. The whole
 # crypto/ and lib/ trees go in as well because rdma_rxe asks the kernel for "crypto-crc32" through
 # request_module(), which modules.dep does not record as a dependency.
 GUEST_MODULES="virtio_pci virtio_blk virtio_net ext4 vfio-pci vfio_iommu_type1 rdma_rxe ib_uverbs ib_umad rdma_ucm veth
-    nfsd rpcrdma nfs nfsv3 nfsv4"
+    nfsd rpcrdma nfs nfsv3 nfsv4 sch_prio sch_netem cls_u32"
 GUEST_MODULE_TREES="kernel/crypto kernel/arch/x86/crypto kernel/lib"
 
 # Debootstraps into $1. With a cache directory ($CACHE_DIR non-empty) the pristine result is kept as a tarball keyed
@@ -78,6 +79,7 @@ install_payload()
     mkdir -p "$opt/ci/scenarios"
     install -m 0755 "$CI_DIR/guest/init.sh" "$opt/ci/init.sh"
     install -m 0644 "$CI_DIR/guest/lib.sh" "$opt/ci/lib.sh"
+    install -m 0644 "$CI_DIR/guest/faults.sh" "$opt/ci/faults.sh"
     install -m 0755 "$CI_DIR"/guest/scenarios/*.sh "$opt/ci/scenarios/"
     if [ -n "$jar" ]; then
         install -m 0644 "$jar" "$opt/jrxe.jar"
