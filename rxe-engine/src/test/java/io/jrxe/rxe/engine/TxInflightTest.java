@@ -10,11 +10,13 @@ import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static io.jrxe.rxe.engine.RcDataPathTest.assertBytes;
 import static io.jrxe.rxe.engine.RcDataPathTest.fill;
 import static io.jrxe.rxe.engine.RcDataPathTest.sendWr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The per-QP in-flight limit ({@link TxInflight}, rxe's {@code skb_out} against 64/16) with a wire that keeps the
@@ -109,14 +111,15 @@ class TxInflightTest extends EngineTestBase
         assertEquals(2 * HIGH, engineB.counters().get(RxeCounter.READ_RESP_SENT), "the response went out whole");
         assertEquals(2 * HIGH, engineB.txInflight(qps[1].qpn()), "and every packet of it counts");
 
+        final List<WorkCompletion> sendWcsB = new ArrayList<>();
         pair.b.postSend(qps[1], sendWr(WrOpcode.RDMA_WRITE, 2, bufB, 0, 1024).remoteAddr(bufA.address())
             .rkey(bufA.mr.rkey()));
         pair.runIdle(MS, 50);
-        assertEquals(0, pair.b.pollSend(recvWcs).size(), "B's request waits for B's packets to leave");
+        assertEquals(0, pair.b.pollSend(sendWcsB).size(), "B's request waits for B's packets to leave");
         assertEquals(1, engineB.counters().get(RxeCounter.NEED_REQ_SKB));
         nicB.releaseSentBuffers(Integer.MAX_VALUE);
-        pair.runUntil(() -> pair.b.pollSend(recvWcs).size() == 1, MS, 10_000);
-        assertEquals(WcStatus.SUCCESS.code(), recvWcs.get(0).status());
+        pair.runUntil(() -> pair.b.pollSend(sendWcsB).size() == 1, MS, 10_000);
+        assertEquals(WcStatus.SUCCESS.code(), sendWcsB.get(0).status());
     }
 
     /**
@@ -153,6 +156,6 @@ class TxInflightTest extends EngineTestBase
         assertEquals(0, pair.a.engine.txInflight(next[0].qpn()));
         final WorkCompletion wc = pair.a.pollSend(sendWcs).get(sendWcs.size() - 1);
         assertEquals(2, wc.wrId());
-        assertTrue(WcStatus.SUCCESS.code() == wc.status(), wc::toString);
+        assertEquals(WcStatus.SUCCESS.code(), wc.status(), wc::toString);
     }
 }
