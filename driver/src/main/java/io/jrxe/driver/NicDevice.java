@@ -42,6 +42,19 @@ public interface NicDevice extends AutoCloseable
      */
     int txBatch(int[] ids, int count);
 
+    /**
+     * Reclaims completed tx buffers (frees them to the pool), as {@link #txBatch} does first, without queuing
+     * anything: for a caller with nothing to send, so that buffers the NIC is done with go back, and their
+     * {@link PacketPool.ReleaseListener} hears of it, while nothing is transmitted (as a driver's tx completion
+     * does without a new transmission). The default is for a device that gives buffers back in {@link #txBatch}.
+     *
+     * @return buffers reclaimed
+     */
+    default int reclaimTx()
+    {
+        return 0;
+    }
+
     NicStats stats();
 
     /**

@@ -13,7 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Receive: {@link #poll()} takes a batch from the device, checks and handles each frame (replies to ARP, echo and
  * NS are written into the received buffer and sent back), frees what it does not send, runs resolution timers and
- * flushes the transmit queue with one {@link NicDevice#txBatch}. Every dropped frame is counted under one
+ * flushes the transmit queue with one {@link NicDevice#txBatch} (or, with nothing queued, has the device reclaim
+ * what it has sent, {@link NicDevice#reclaimTx}). Every dropped frame is counted under one
  * {@link NetCounter} drop reason.
  * <p>
  * Transmit (for the RoCE engine):
@@ -139,7 +140,7 @@ public final class NetStack
      * One duty cycle: receive a batch, handle each frame, run ARP/ND retry timers, flush queued frames. The clock
      * is read once, here.
      *
-     * @return frames received + frames flushed + timer actions; 0 when idle
+     * @return frames received + frames flushed (or tx buffers reclaimed) + timer actions; 0 when idle
      */
     public int poll()
     {
@@ -165,7 +166,9 @@ public final class NetStack
         work += received;
         work += arp.table().onTimer(nowNs);
         work += nd.table().onTimer(nowNs);
-        work += flush();
+        // with frames queued, txBatch reclaims first; without, ask for it: a sender that stopped until its frames
+        // are sent (the engine's per-QP in-flight limit) must hear of them even while nothing else is sent
+        work += 0 == txCount ? device.reclaimTx() : flush();
         return work;
     }
 

@@ -9,15 +9,18 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <pre>
  * buffer id i starts at region offset i * bufferSize:
  *
- *  0               8        12       16                          48               64
- *  +---------------+--------+--------+---------------------------+----------------+------------------------+
- *  | iova of buf   | id     | length | scratch (stack/engine)    | driver prefix  | frame data ...         |
- *  | (8, LE)       | (4)    | (4)    | (32)                      | (16)           | (bufferSize - 64)      |
- *  +---------------+--------+--------+---------------------------+----------------+------------------------+
+ *  0               8        12       16       20                 48               64
+ *  +---------------+--------+--------+--------+------------------+----------------+------------------------+
+ *  | iova of buf   | id     | length | tag    | scratch          | driver prefix  | frame data ...         |
+ *  | (8, LE)       | (4)    | (4)    | (4)    | (28)             | (16)           | (bufferSize - 64)      |
+ *  +---------------+--------+--------+--------+------------------+----------------+------------------------+
  *                                                                  ^ a driver puts its device header here
  *                                                                    (virtio-net: 12 bytes at 52..63) so that
  *                                                                    header + frame are one DMA segment
  * </pre>
+ * The tag names the owner of a buffer on its way out (a sender's: the RoCE engine's QP, see {@link #tag(int, int)}):
+ * whoever frees a tagged buffer (the driver once the NIC has sent it, a device reset, a stack that drops it) tells
+ * the {@link ReleaseListener}, so the owner can count what it has in flight without the driver knowing owners.
  */
 public final class PacketPool
 {
@@ -25,9 +28,24 @@ public final class PacketPool
     public static final int IOVA_OFFSET = 0;
     public static final int ID_OFFSET = 8;
     public static final int LENGTH_OFFSET = 12;
-    public static final int SCRATCH_OFFSET = 16;
-    public static final int SCRATCH_LENGTH = 32;
+    public static final int TAG_OFFSET = 16;
+    public static final int SCRATCH_OFFSET = 20;
+    public static final int SCRATCH_LENGTH = 28;
     public static final int DRIVER_PREFIX_LENGTH = 16;
+    /** The tag of a buffer nobody counts: freeing it tells no one. */
+    public static final int NO_TAG = 0;
+
+    /**
+     * Told when a buffer tagged with {@link #tag(int, int)} goes back to the pool, on the pool's thread and before
+     * {@link #free(int)} returns: what an skb destructor is to its socket (rxe's {@code rxe_skb_tx_dtor}).
+     */
+    public interface ReleaseListener
+    {
+        /**
+         * @param tag the tag the buffer carried (it is {@link #NO_TAG} again now)
+         */
+        void onRelease(int tag);
+    }
 
     private final DmaRegion region;
     private final UnsafeBuffer buffer;
@@ -35,6 +53,7 @@ public final class PacketPool
     private final int capacity;
     private final int[] freeStack;
     private int freeCount;
+    private ReleaseListener releaseListener;
 
     /**
      * @param region     memory for the buffers, at least {@code bufferSize * count} bytes
@@ -63,6 +82,7 @@ public final class PacketPool
             buffer.putLong(base + IOVA_OFFSET, region.iova() + base);
             buffer.putInt(base + ID_OFFSET, i);
             buffer.putInt(base + LENGTH_OFFSET, 0);
+            buffer.putInt(base + TAG_OFFSET, NO_TAG);
             freeStack[count - 1 - i] = i;
         }
         freeCount = count;
@@ -121,6 +141,9 @@ public final class PacketPool
         return n;
     }
 
+    /**
+     * Gives a buffer back. If it carries a tag, the tag is cleared and the {@link ReleaseListener} told.
+     */
     public void free(final int id)
     {
         if (freeCount == capacity)
@@ -128,6 +151,49 @@ public final class PacketPool
             throw new IllegalStateException("double free of packet buffer " + id);
         }
         freeStack[freeCount++] = id;
+        final int tagOffset = id * bufferSize + TAG_OFFSET;
+        final int tag = buffer.getInt(tagOffset);
+        if (NO_TAG != tag)
+        {
+            buffer.putInt(tagOffset, NO_TAG);
+            final ReleaseListener listener = releaseListener;
+            if (null != listener)
+            {
+                listener.onRelease(tag);
+            }
+        }
+    }
+
+    /**
+     * Tags a buffer the caller owns: when it is freed, by whoever frees it, the {@link ReleaseListener} hears the
+     * tag. Set just before the buffer is handed on for transmission; a buffer freed clears its tag.
+     *
+     * @param tag any int but {@link #NO_TAG}, meaningful to the listener only
+     */
+    public void tag(final int id, final int tag)
+    {
+        buffer.putInt(id * bufferSize + TAG_OFFSET, tag);
+    }
+
+    /** @return the tag of buffer {@code id}, {@link #NO_TAG} if none */
+    public int tag(final int id)
+    {
+        return buffer.getInt(id * bufferSize + TAG_OFFSET);
+    }
+
+    /**
+     * Set-up: who hears of tagged buffers coming back (one listener per pool: the owner of the tags), or null for
+     * nobody.
+     */
+    public void releaseListener(final ReleaseListener listener)
+    {
+        this.releaseListener = listener;
+    }
+
+    /** @return the listener of tagged buffers, or null */
+    public ReleaseListener releaseListener()
+    {
+        return releaseListener;
     }
 
     public void freeBatch(final int[] ids, final int offset, final int count)

@@ -528,7 +528,7 @@ public final class VirtioNetDriver implements NicDevice
         {
             return 0;
         }
-        reclaimTx();
+        reclaimTransmitted();
         checkTxBatch(ids, count);
         final int accepted = Math.min(count, txQueue.freeSlots());
         long bytes = 0;
@@ -569,12 +569,27 @@ public final class VirtioNetDriver implements NicDevice
         }
     }
 
+    /**
+     * {@inheritDoc} Reads the used ring only when something is in flight, so an idle caller may ask every duty
+     * cycle.
+     */
+    @Override
+    public int reclaimTx()
+    {
+        if (failed || closed || 0 == txQueue.inFlight())
+        {
+            return 0;
+        }
+        return reclaimTransmitted();
+    }
+
     /** Frees transmitted buffers back to the pool. */
-    private void reclaimTx()
+    private int reclaimTransmitted()
     {
         final int done = txQueue.pollUsed(scratchIds, 0, null, scratchIds.length);
         pool.freeBatch(scratchIds, 0, done);
         checkQueues();
+        return done;
     }
 
     private void checkQueues()

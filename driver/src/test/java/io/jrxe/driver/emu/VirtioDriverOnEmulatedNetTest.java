@@ -8,6 +8,9 @@ import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.virtio.VirtioNetConfig;
 import io.jrxe.driver.virtio.VirtioNetDriver;
 import io.jrxe.driver.virtio.VirtioPci;
+import io.jrxe.net.Ipv4;
+import io.jrxe.net.NetStack;
+import io.jrxe.net.NetStackContext;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -112,6 +115,42 @@ class VirtioDriverOnEmulatedNetTest
             assertEquals(frames, b.stats().rxPackets);
             assertEquals(0, network.nic(1).counters().get(EmulatedNicCounters.RX_DROPPED_NO_BUFFER));
             assertFalse(a.needsReset() || b.needsReset());
+        }
+    }
+
+    /**
+     * A stack with nothing to send still has the driver reclaim what the device has sent, on its next poll: a sender
+     * that waits for its frames to leave the NIC (the RoCE engine's per-QP in-flight limit) hears of them while
+     * nothing else is sent.
+     */
+    @Test
+    void anIdleStacksPollGivesBackWhatTheDeviceSent()
+    {
+        try (EmulatedNetwork network = EmulatedNetwork.create(2, WireFaults.none());
+            VirtioNetDriver a = open(network.nic(0)))
+        {
+            final AgentInvoker invoker = network.invoker();
+            final NetStack stack = new NetStack(a, new NetStackContext().ipv4Address(Ipv4.parse("10.1.0.1"))
+                .ipv4PrefixLength(24).gratuitousArp(false));
+            final int peer = Ipv4.parse("10.1.0.2");
+            stack.staticNeighbor4(peer, EmulatedNetwork.mac(1));
+            final List<Integer> released = new ArrayList<>();
+            a.pool().releaseListener(released::add);
+            for (int i = 0; i < 3; i++)
+            {
+                final int id = stack.allocTx();
+                assertTrue(stack.prepareUdp4(id, peer, 5000, 5001, 32, 0));
+                a.pool().tag(id, 40 + i);
+                stack.send(id);
+            }
+            assertEquals(3, stack.flush());
+            invoker.invoke();
+            assertEquals(3, network.nic(0).counters().get(EmulatedNicCounters.TX_FRAMES), "the device sent them");
+            assertEquals(List.of(), released, "nothing reclaims them until someone asks");
+            assertEquals(3, stack.poll(), "the poll's work: three buffers reclaimed");
+            assertEquals(List.of(40, 41, 42), released);
+            assertEquals(0, a.txInFlight());
+            assertEquals(0, stack.poll(), "nothing more to do");
         }
     }
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.List;
 
 import static io.jrxe.driver.virtio.VirtioNet.*;
@@ -155,6 +156,51 @@ class VirtioNetDataPathTest
         assertEquals(0, driver.txInFlight());
         assertEquals(10, driver.stats().txPackets);
         assertEquals(10 * 60 + 45, driver.stats().txBytes);
+        assertBuffersConserved(0);
+    }
+
+    @Test
+    void reclaimTxGivesSentBuffersBackWithoutTransmittingAndTellsTheirTags()
+    {
+        final List<Integer> released = new ArrayList<>();
+        pool.releaseListener(released::add);
+        assertEquals(0, driver.reclaimTx(), "nothing in flight");
+        for (int i = 0; i < 10; i++)
+        {
+            ids[i] = allocFrame(frame(i, 64));
+            pool.tag(ids[i], 100 + i);
+        }
+        assertEquals(10, driver.txBatch(ids, 10));
+        assertEquals(0, driver.reclaimTx(), "the device has sent nothing yet");
+        assertEquals(List.of(), released);
+        assertEquals(4, fn.transmit(4).size());
+        final int notifies = fn.count("notify 1");
+        assertEquals(4, driver.reclaimTx());
+        assertEquals(List.of(100, 101, 102, 103), released, "in the order the device used them");
+        assertEquals(6, driver.txInFlight());
+        assertEquals(notifies, fn.count("notify 1"), "reclaiming does not notify the device");
+        assertEquals(6, fn.transmit(64).size());
+        assertEquals(6, driver.reclaimTx());
+        assertEquals(10, released.size());
+        assertBuffersConserved(0);
+    }
+
+    @Test
+    void aResetGivesBackTheTaggedBuffersTheDeviceDropped()
+    {
+        final List<Integer> released = new ArrayList<>();
+        pool.releaseListener(released::add);
+        ids[0] = allocFrame(frame(1, 64));
+        ids[1] = allocFrame(frame(2, 64));
+        pool.tag(ids[0], 5);
+        pool.tag(ids[1], 6);
+        assertEquals(2, driver.txBatch(ids, 2));
+        fn.raiseNeedsReset();
+        assertFalse(driver.linkUp());
+        assertEquals(0, driver.reclaimTx(), "a failed device is not asked");
+        driver.reset();
+        released.sort(null);
+        assertEquals(List.of(5, 6), released, "frames the device never sent are given back too");
         assertBuffersConserved(0);
     }
 

@@ -46,6 +46,8 @@ final class QpContext
      * counters file; see {@link EngineCounters#increment(QpContext, io.jrxe.rxe.stats.RxeCounter)}.
      */
     final CounterSet counterSet;
+    /** The tag its packet buffers carry while in flight ({@link TxInflight}): slot and generation. */
+    final int txTag;
 
     // attributes taken over from modify, engine thread copy
     QpState state = QpState.RESET;
@@ -82,6 +84,10 @@ final class QpContext
     boolean fastRetried;
     /** The last run stopped because the packet pool was empty. */
     boolean txStalled;
+    /** Packets handed to the stack and not yet back in the pool, responses included (rxe {@code skb_out}). */
+    int txInflight;
+    /** The requester stopped at the in-flight high mark; a reclaim below the low mark runs it (rxe). */
+    boolean needReqSkb;
     /** One past the highest PSN sent so far: a request before it is a retransmission. */
     int sentPsnLimit;
     /** Static rate bucket ({@link Pacer}): when the next paced packet may leave, and the rounding carried. */
@@ -138,9 +144,11 @@ final class QpContext
         final DevicePort port,
         final int maxRecvSge,
         final int maxDestRdAtomicCap,
-        final CounterSet counterSet)
+        final CounterSet counterSet,
+        final int txTag)
     {
         this.slot = slot;
+        this.txTag = txTag;
         this.qp = qp;
         this.sq = port.sendRing(qp);
         this.rq = port.recvRing(qp);
@@ -197,6 +205,7 @@ final class QpContext
         noAckPackets = 0;
         rdAtomicOutstanding = 0;
         needRetry = false;
+        needReqSkb = false; // txInflight stays: the packets already sent come back all the same
         waitRnr = false;
         fastRetried = false;
         compOpcode = Opcode.NONE;

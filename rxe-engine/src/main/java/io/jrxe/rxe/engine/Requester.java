@@ -27,7 +27,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The requester (rxe_req.c): turns send WQEs into request packets. Per packet it picks the opcode from the
  * message position, segments at the path MTU, adds RETH on FIRST/ONLY (and READ), ImmDt/IETH on LAST/ONLY,
  * DETH for UD, AtomicETH for atomics, pads to 4 bytes and numbers PSNs in 24 bits. It stalls on the 128-PSN RC
- * window, the max_rd_atomic limit and fences, and on a retry request rewinds go-back-N to the oldest unacked PSN.
+ * window, the max_rd_atomic limit, fences and the QP's in-flight packet limit ({@link TxInflight}), and on a retry
+ * request rewinds go-back-N to the oldest unacked PSN.
  * <pre>
  *  WQE (length L, MTU m)  ->  PSNs firstPsn .. firstPsn + max(1, ceil(L / m)) - 1
  *     SEND/WRITE: one packet per PSN       READ: one request, the responder answers one packet per PSN
@@ -45,6 +46,7 @@ final class Requester
     private final Transmitter tx;
     private final MrAccess mr;
     private final EngineCounters counters;
+    private final TxInflight inflight;
     private final Bth bth = new Bth();
     private final Reth reth = new Reth();
     private final ImmDt immDt = new ImmDt();
@@ -54,9 +56,15 @@ final class Requester
     private final Feth feth = new Feth();
     private final Pacer pacer;
 
-    Requester(final RxeEngine engine, final Transmitter tx, final MrAccess mr, final EngineCounters counters)
+    Requester(
+        final RxeEngine engine,
+        final Transmitter tx,
+        final MrAccess mr,
+        final EngineCounters counters,
+        final TxInflight inflight)
     {
         this.engine = engine;
+        this.inflight = inflight;
         this.tx = tx;
         this.mr = mr;
         this.counters = counters;
@@ -133,6 +141,10 @@ final class Requester
             {
                 break;
             }
+            if (!inflight.admit(c))
+            {
+                break; // rxe_requester: too many of the QP's packets not yet sent by the NIC; a reclaim runs it again
+            }
             final int rateMbps = Pacer.rateMbps(c, wqe);
             if (rateMbps > 0 && !pacer.admit(c))
             {
@@ -152,6 +164,7 @@ final class Requester
             {
                 pacer.charge(c, rateMbps, tx.lastFrameLength);
             }
+            c.needReqSkb = false; // rxe update_state: the requester is moving again
             sent++;
         }
         return sent;

@@ -65,6 +65,11 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     /** Configuration with defaults; fluent setters share the getter's name. */
     public static final class Context
     {
+        /** Packets a QP may have in flight before its requester stops: rxe's RXE_INFLIGHT_SKBS_PER_QP_HIGH. */
+        public static final int DEFAULT_QP_INFLIGHT_HIGH = 64;
+        /** In-flight packets below which a stopped requester goes on: rxe's RXE_INFLIGHT_SKBS_PER_QP_LOW. */
+        public static final int DEFAULT_QP_INFLIGHT_LOW = 16;
+
         private NanoClock nanoClock;
         private CachedNanoClock dutyCycleClock;
         private DutyCycleWork dutyCycleWork;
@@ -75,6 +80,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         private int ticksPerWheel = 1024;
         private int packetBudget = 256;
         private int qpPacketBudget = 64;
+        private int qpInflightHigh = DEFAULT_QP_INFLIGHT_HIGH;
+        private int qpInflightLow = DEFAULT_QP_INFLIGHT_LOW;
         private Consumer<Throwable> errorHandler;
         private CounterSet counterSet;
         private CountersFile countersFile;
@@ -242,6 +249,41 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             return this;
         }
 
+        /** @return packets a QP may have in flight (handed to the NIC, not yet sent) before its requester stops */
+        public int qpInflightHigh()
+        {
+            return qpInflightHigh;
+        }
+
+        /**
+         * @param value packets of a QP, requests and responses, handed to the stack and not yet given back by the
+         *              NIC at which its requester stops (default {@link #DEFAULT_QP_INFLIGHT_HIGH}, rxe's); the
+         *              responder is never stopped by it (see {@code TxInflight})
+         * @return this
+         */
+        public Context qpInflightHigh(final int value)
+        {
+            qpInflightHigh = value;
+            return this;
+        }
+
+        /** @return in-flight packets below which a stopped requester goes on */
+        public int qpInflightLow()
+        {
+            return qpInflightLow;
+        }
+
+        /**
+         * @param value in-flight packets below which a requester stopped at the high mark is run again (default
+         *              {@link #DEFAULT_QP_INFLIGHT_LOW}, rxe's), at least 1 and at most the high mark
+         * @return this
+         */
+        public Context qpInflightLow(final int value)
+        {
+            qpInflightLow = value;
+            return this;
+        }
+
         /** @return where counters are published, may be null */
         public CounterSet counterSet()
         {
@@ -313,6 +355,12 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             {
                 throw new IllegalStateException("maxQps, packetBudget and qpPacketBudget must be positive");
             }
+            if (qpInflightLow <= 0 || qpInflightLow > qpInflightHigh)
+            {
+                // a low mark of 0 would never wake a stopped requester: everything it had out must be below it
+                throw new IllegalStateException("need 0 < qpInflightLow <= qpInflightHigh: " + qpInflightLow +
+                    ", " + qpInflightHigh);
+            }
             if (Long.bitCount(timerTickNs) != 1 || Integer.bitCount(ticksPerWheel) != 1)
             {
                 throw new IllegalStateException("timerTickNs and ticksPerWheel must be powers of two");
@@ -335,6 +383,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final RxePoller poller;
     private final EngineCounters counters = new EngineCounters();
     private final MrAccess mr;
+    private final TxInflight inflight;
     private final Transmitter tx;
     private final Requester requester;
     private final Completer completer;
@@ -390,10 +439,13 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         final int maxQps = ctx.maxQps();
         this.mr = new MrAccess(port.mrTable());
         this.localOps = new LocalOperations(port.mrTable());
-        this.tx = new Transmitter(ctx.packetIo(), counters);
+        this.slots = new QpContext[maxQps];
+        this.inflight = new TxInflight(this, counters, slots, ctx.qpInflightHigh(), ctx.qpInflightLow());
+        packetIo.pool().releaseListener(inflight); // the NIC's reclaims of our packets reach their QPs
+        this.tx = new Transmitter(ctx.packetIo(), counters, inflight);
         final SgeCopier copier = new SgeCopier(mr);
         this.recv = new RecvCompleter(this, port, copier, counters);
-        this.requester = new Requester(this, tx, mr, counters);
+        this.requester = new Requester(this, tx, mr, counters, inflight);
         this.completer = new Completer(this, mr, counters);
         this.responderOutput = new ResponderOutput(tx, mr, counters, maxQps);
         this.responder = new Responder(this, responderOutput, recv, mr, counters);
@@ -405,7 +457,6 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.commands = new ManyToOneConcurrentArrayQueue<>(Math.max(64, COMMANDS_PER_QP * maxQps));
         this.tasks = new EngineTasks(this::onTaskError);
         this.qpnToSlot = new AtomicIntegerArray(RxeContext.MIN_QP_INDEX + device.queryDevice().maxQp());
-        this.slots = new QpContext[maxQps];
         this.pendingContexts = new QpContext[maxQps];
         this.freeSlots = new int[maxQps];
         for (int i = 0; i < maxQps; i++)
@@ -421,6 +472,18 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     public EngineCounters counters()
     {
         return counters;
+    }
+
+    /**
+     * Packets of a QP handed to the NIC and not yet given back (rxe's {@code qp->skb_out}), for diagnostics and
+     * tests. Engine thread (or while nothing drives the engine).
+     *
+     * @return the count, or -1 if the engine has no such QP
+     */
+    public int txInflight(final int qpn)
+    {
+        final QpContext c = byQpn.get(qpn);
+        return null == c ? -1 : c.txInflight;
     }
 
     /** @return the device served */
@@ -569,7 +632,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             if (null == existing || existing.qp != qp)
             {
                 final int newSlot = allocateSlot(qp);
-                context = new QpContext(newSlot, qp, port, Math.max(1, maxRecvSge(qp)), 1, allocateCounterSet(qp));
+                context = new QpContext(newSlot, qp, port, Math.max(1, maxRecvSge(qp)), 1, allocateCounterSet(qp),
+                    inflight.newTag(newSlot));
                 pendingContexts[newSlot] = context;
                 qpnToSlot.set(qp.qpn(), newSlot + 1);
             }

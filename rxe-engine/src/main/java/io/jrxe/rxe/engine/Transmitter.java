@@ -11,7 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Builds outgoing packets in {@link RxePacketIo} buffers: {@link #begin} hands out a buffer with the BTH offset,
  * the caller writes BTH, extension headers and payload, {@link #finish} adds pad, lets the stack prepend
  * Ethernet/IP/UDP, computes the ICRC over the result and queues it. The packet is counted (sent, or failed) on
- * the QP named at {@link #begin}. Engine thread only; allocation free.
+ * the QP named at {@link #begin}, and is in flight for that QP ({@link TxInflight}) until the NIC has sent it. Engine
+ * thread only; allocation free.
  * <pre>
  *  begin(qp, gid)   ->  buffer, bthOffset
  *                       | BTH | ext | payload | (pad) | (ICRC) |
@@ -32,6 +33,7 @@ final class Transmitter
     private final UnsafeBuffer buffer;
     private final Icrc icrc = new Icrc();
     private final EngineCounters counters;
+    private final TxInflight inflight;
     private final int requesterReserve;
     private int udpPayloadOffsetV4;
     private int udpPayloadOffsetV6;
@@ -46,8 +48,9 @@ final class Transmitter
     /** The QP the packet being built is counted on, null for the device only. */
     private QpContext owner;
 
-    Transmitter(final RxePacketIo io, final EngineCounters counters)
+    Transmitter(final RxePacketIo io, final EngineCounters counters, final TxInflight inflight)
     {
+        this.inflight = inflight;
         this.requesterReserve = (int)Math.min(REQUESTER_TX_RESERVE, io.txCapacity() / 4L);
         this.io = io;
         this.pool = io.pool();
@@ -170,6 +173,10 @@ final class Transmitter
             return false;
         }
         lastFrameLength = pool.length(id);
+        if (null != owner)
+        {
+            inflight.onSend(pool, id, owner); // counted until the pool has the buffer back, whoever frees it
+        }
         io.send(id);
         counters.sentPacket(owner, udpPayloadLength);
         return true;

@@ -124,7 +124,13 @@ public enum RxeCounter
     /** Completion queue overflows. */
     CQ_OVERFLOW(50, "cq_overflow", "completion queue overflows"),
     /** Transmissions held back while the next hop's MAC was being resolved (ARP/ND), retried shortly. */
-    TX_WAIT_NEIGHBOR(51, "tx_wait_neighbor", "transmit deferred: next hop's MAC being resolved");
+    TX_WAIT_NEIGHBOR(51, "tx_wait_neighbor", "transmit deferred: next hop's MAC being resolved"),
+    /**
+     * The requester stopped because its QP had the high mark of packets handed to the NIC and not yet sent (rxe sets
+     * {@code qp->need_req_skb} there and counts nothing): counted when it stops after having sent, not again for
+     * each run that finds it still stopped.
+     */
+    NEED_REQ_SKB(52, "need_req_skb", "requester stopped at the QP's in-flight packet limit");
 
     private static final RxeCounter[] BY_ID;
 

@@ -5,6 +5,7 @@ import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.pci.DmaMapper;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Random;
 
@@ -87,6 +88,8 @@ public final class MemoryWire
         private long sent;
         private long delivered;
         private long flushes;
+        private boolean holdSentBuffers;
+        private final ArrayDeque<Integer> sentBuffers = new ArrayDeque<>();
 
         Endpoint(final String name, final int ipv4, final int poolCount)
         {
@@ -157,6 +160,33 @@ public final class MemoryWire
         public void sendObserver(final java.util.function.IntConsumer observer)
         {
             this.sendObserver = observer;
+        }
+
+        /**
+         * Keeps the buffer of each frame sent (the frame itself goes on the wire at once) until
+         * {@link #releaseSentBuffers} frees it, as a NIC that has sent a frame but not yet returned its descriptor.
+         */
+        public void holdSentBuffers(final boolean hold)
+        {
+            this.holdSentBuffers = hold;
+        }
+
+        /** Frees the {@code count} oldest buffers held since sent (all if fewer); returns how many it freed. */
+        public int releaseSentBuffers(final int count)
+        {
+            int freed = 0;
+            while (freed < count && !sentBuffers.isEmpty())
+            {
+                pool.free(sentBuffers.removeFirst());
+                freed++;
+            }
+            return freed;
+        }
+
+        /** @return buffers sent and held, not yet freed */
+        public int sentBuffersHeld()
+        {
+            return sentBuffers.size();
         }
 
         /** Makes awaitingNeighbor() say the next hop is being resolved. */
@@ -265,7 +295,14 @@ public final class MemoryWire
             final long index = sent++;
             final byte[] frame = new byte[pool.length(id)];
             pool.buffer().getBytes(pool.dataOffset(id), frame);
-            pool.free(id);
+            if (holdSentBuffers)
+            {
+                sentBuffers.addLast(id);
+            }
+            else
+            {
+                pool.free(id);
+            }
             if (null != sendObserver)
             {
                 sendObserver.accept(frame.length);
