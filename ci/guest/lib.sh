@@ -381,6 +381,18 @@ check_jrxe_counters()
     [ -z "$errs" ] || problems+=("jrxe client counters ($2): $errs")
 }
 
+# interop_setup: the pair of the interop scenarios, or the scenario fails: rxe0 on NIC A's netdev (in `eth`, its
+# RoCE v2 GID index for NIC_A_IP in `gidx`) and NIC B on vfio-pci for jrxe.
+interop_setup()
+{
+    require_jar
+    eth=$(netdev_of "$NIC_A_BDF")
+    [ -n "$eth" ] || fail "NIC A ($NIC_A_BDF) has no kernel interface"
+    rxe_add rxe0 "$eth" || fail "rdma link add rxe0 netdev $eth failed or its port is not ACTIVE"
+    gidx=$(roce_v2_gid_index rxe0 "$NIC_A_IP") || fail "rxe0 has no RoCE v2 GID for $NIC_A_IP"
+    bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
+}
+
 # perftest_bw_average FILE SIZE: the "BW average" column of the result line of a perftest table (jrxe's or perftest's).
 perftest_bw_average()
 {
@@ -393,13 +405,7 @@ perftest_bw_average()
 perftest_interop()
 {
     local op=$1 iters=$2 size=$3 tool=ib_${1}_bw run_timeout=300
-    require_jar
-    local eth gidx
-    eth=$(netdev_of "$NIC_A_BDF")
-    [ -n "$eth" ] || fail "NIC A ($NIC_A_BDF) has no kernel interface"
-    rxe_add rxe0 "$eth" || fail "rdma link add rxe0 netdev $eth failed or its port is not ACTIVE"
-    gidx=$(roce_v2_gid_index rxe0 "$NIC_A_IP") || fail "rxe0 has no RoCE v2 GID for $NIC_A_IP"
-    bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
+    interop_setup
     log "rxe0 on $eth, RoCE v2 GID index $gidx; NIC B on vfio-pci; $tool -s $size -n $iters"
 
     local jrxe_perf=("${JRXE[@]}" perf --op "$op" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX"

@@ -12,12 +12,7 @@ BW_SIZE=65536
 RUN_TIMEOUT=300
 BW_PARTS=yes
 
-require_jar
-eth=$(netdev_of "$NIC_A_BDF")
-[ -n "$eth" ] || fail "NIC A ($NIC_A_BDF) has no kernel interface"
-rxe_add rxe0 "$eth" || fail "rdma link add rxe0 netdev $eth failed or its port is not ACTIVE"
-gidx=$(roce_v2_gid_index rxe0 "$NIC_A_IP") || fail "rxe0 has no RoCE v2 GID for $NIC_A_IP"
-bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
+interop_setup
 log "rxe0 on $eth, RoCE v2 GID index $gidx; NIC B on vfio-pci"
 
 problems=()
