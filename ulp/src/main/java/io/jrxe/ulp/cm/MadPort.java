@@ -33,6 +33,7 @@ import java.util.ArrayDeque;
  * (the GRH area, then the MAD), send slots of 256, UD SENDs to QPN 1 with the GSI Q_Key (IBA 13.5.1, C13-4). A
  * MAD that finds every send slot busy waits in a queue and goes out when a send completes: nothing is dropped for
  * want of a slot. A reply built from a receive completion gets an AH of its own, destroyed when its send completes.
+ * A receive that completes in error (a datagram longer than a MAD) is counted and its buffer posted again.
  * <pre>
  *   memory:  | recv slot 0: GRH area 40 | MAD 256 | pad | ... | recv slot R-1 | send slot 0: MAD 256 | ... |
  *   wr_id:   recv = RECV_TAG | slot        send = slot
@@ -70,6 +71,15 @@ final class MadPort implements AutoCloseable
          * @param wc the receive completion
          */
         void onMad(UnsafeBuffer buffer, int slotOffset, WorkCompletion wc);
+
+        /**
+         * A receive completed in error and its buffer was posted again; nothing in it is a MAD.
+         *
+         * @param wc the completion (its status, e.g. LOC_LEN_ERR for a datagram longer than a MAD)
+         */
+        default void onRecvError(WorkCompletion wc)
+        {
+        }
     }
 
     private final RxeDevice device;
@@ -148,9 +158,18 @@ final class MadPort implements AutoCloseable
                 if (0 != (wrId & RECV_TAG))
                 {
                     final int slot = (int)(wrId & 0xFFFF_FFFFL);
-                    if (WcStatus.SUCCESS.code() == wc.status())
+                    final int status = wc.status();
+                    if (WcStatus.SUCCESS.code() == status)
                     {
                         receiver.onMad(memory, slot * RECV_SLOT, wc);
+                        postRecv(slot);
+                    }
+                    else if (WcStatus.WR_FLUSH_ERR.code() != status)
+                    {
+                        // a datagram longer than the slot completes in error (LOC_LEN_ERR) on a QP that stays
+                        // ready: without a new post, each one would take a receive buffer for good, and as many
+                        // of them as there are slots would leave the CM deaf (a flush means the QP is going)
+                        receiver.onRecvError(wc);
                         postRecv(slot);
                     }
                 }
