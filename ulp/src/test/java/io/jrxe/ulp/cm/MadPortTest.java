@@ -7,6 +7,7 @@ import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.AddressHandle;
 import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.GidTable;
+import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.ulp.cm.mad.CmAttributes;
 import io.jrxe.ulp.cm.mad.MadHeader;
@@ -23,6 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  *   <li>a datagram longer than a MAD completes its receive in error (LOC_LEN_ERR) while the QP stays ready: the
  *       CM must count it and post the buffer again. MadPort reposted only successful receives, so each such
  *       datagram cost a receive buffer for good, and as many as QP1 has buffers made the CM deaf;</li>
+ *   <li>a MAD that waits for a send slot must not depend on its sender's AH: the CM releases a connection, and
+ *       destroys its AH, right after queueing its last MAD (a REJ, a SIDR_REP). The queued MAD kept that AH, its
+ *       post failed once a slot freed, and the MAD was lost (a burst of more REJs than send slots).</li>
  * </ul>
  */
 class MadPortTest
@@ -94,5 +98,30 @@ class MadPortTest
         sendAndSettle(MadHeader.MAD_SIZE);
         assertEquals(1, getResps, "the CM still receives");
         assertEquals(0, cm.counters().get(CmCounters.Drop.SHORT));
+    }
+
+    @Test
+    void shouldSendAQueuedMadAfterItsConnectionsAhIsGone()
+    {
+        final CmConnection[] conns = new CmConnection[SEND_SLOTS + 1];
+        for (int i = 0; i < conns.length; i++)
+        {
+            conns[i] = cm.create(new CmHandler()
+            {
+            });
+            conns[i].serviceId(0x0106_1C06L).path(0, GidTable.ipv4MappedLo(NodePair.IP_B), 0,
+                GidTable.ipv4MappedLo(NodePair.IP_A), 0, 64).qp(QpType.RC, 0x100 + i, 0, 1, 1);
+            cm.sendReq(conns[i], null, 0, RoceNode.GID_INDEX_IPV4);
+        }
+        assertEquals(1, cm.port.pendingCount(), "two REQs in the send slots, one waiting");
+        for (final CmConnection conn : conns)
+        {
+            cm.destroy(conn); // a REJ each, queued; the connection and its AH are released at once
+        }
+        assertEquals(0, cm.connectionCount());
+        settle();
+        assertEquals(2 * conns.length, sends, "every REQ and every REJ reached the peer");
+        assertEquals(0, cm.port.sendFailures());
+        assertEquals(0, cm.port.pendingCount());
     }
 }
