@@ -37,7 +37,8 @@ import java.util.Map;
  * <ul>
  *   <li>each datagram the peer sent got exactly one verdict: received ({@code cm_rx_msgs} of its attribute) or
  *       dropped before that for the reason its length or header calls for (short, long, version, method or
- *       attribute); after it, at most one further drop reason or duplicate; other steps receive nothing;</li>
+ *       attribute); after it, at most one further drop reason or duplicate, and without either it must have done
+ *       something (a MAD sent, the consumer told, a connection or timer changed); other steps receive nothing;</li>
  *   <li>every MAD B sent is a 256-byte CM MAD, a Send of a CM message or a GetResp; B's {@code cm_tx_msgs} moved
  *       by exactly the Sends the peer received; a GetResp answers exactly the Get (or Set) of this step: its
  *       ClassPortInfo, or the request's header back with the status due; nothing waits for a send slot, no send
@@ -101,6 +102,8 @@ final class CmFuzzer implements AutoCloseable
     private final byte[] getResp = new byte[MadHeader.HEADER_LENGTH];
     private final MadHeader answer = new MadHeader().wrap(new UnsafeBuffer(getResp), 0);
     private int nextQpn;
+    private long stateBefore;
+    private long eventsBefore;
     private boolean clean = true;
 
     CmFuzzer()
@@ -312,6 +315,8 @@ final class CmFuzzer implements AutoCloseable
 
     private void snapshot()
     {
+        stateBefore = state();
+        eventsBefore = consumer.events();
         for (int i = 0; i < CmCounters.COUNT; i++)
         {
             before[i] = cm.counters().value(i);
@@ -333,6 +338,19 @@ final class CmFuzzer implements AutoCloseable
             sum += cm.counters().value(id) - before[id];
         }
         return sum;
+    }
+
+    /** A digest of the connections: which exist, in which state, holding which timer; and the tables' sizes. */
+    private long state()
+    {
+        long digest = cm.byRemoteId.size() * 1_000_003L + cm.byRemoteQp.size() * 10_007L + cm.timerCount();
+        for (final CmConnection conn : cm.byLocalId.values())
+        {
+            final long one = ((long)System.identityHashCode(conn) << 32) ^ System.identityHashCode(conn.timer) ^
+                ((long)conn.state.ordinal() << 24);
+            digest += one * 0x9E37_79B9_7F4A_7C15L;
+        }
+        return digest;
     }
 
     /**
@@ -389,6 +407,10 @@ final class CmFuzzer implements AutoCloseable
             check(1 == reason, "attribute 0x" + Integer.toHexString(sent.attributeId()) + ", method " + method +
                 ", " + length + " bytes: not counted where its header says");
             check(later + duplicates <= received, "one MAD, " + (later + duplicates) + " drop or duplicate counts");
+            // a MAD received and not counted as dropped or duplicate did something: sent, told, moved or timed
+            check(1 != received || 1 == later + duplicates || sendsHeard > 0 || consumer.events() != eventsBefore ||
+                state() != stateBefore, "attribute 0x" + Integer.toHexString(sent.attributeId()) +
+                " received, neither counted as dropped nor acted on");
         }
         check(getRespsHeard == expectedGetResps, getRespsHeard + " GetResps, " + expectedGetResps + " due");
         if (1 == getRespsHeard)

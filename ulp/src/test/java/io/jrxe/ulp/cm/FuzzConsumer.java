@@ -74,6 +74,17 @@ final class FuzzConsumer implements CmHandler
         return events[event.ordinal()];
     }
 
+    /** @return events of every kind, since the fuzzer was built */
+    long events()
+    {
+        long sum = 0;
+        for (final long n : events)
+        {
+            sum += n;
+        }
+        return sum;
+    }
+
     void track(final CmConnection conn)
     {
         tracked.add(conn);
