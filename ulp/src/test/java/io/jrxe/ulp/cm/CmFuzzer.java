@@ -297,7 +297,10 @@ final class CmFuzzer implements AutoCloseable
     /** What the peer receives from B: only whole CM MADs, Sends of CM messages or GetResps. */
     private void onDatagram(final UnsafeBuffer buffer, final int offset, final int length)
     {
-        check(MadHeader.MAD_SIZE == length, "B sent a datagram of " + length + " bytes");
+        if (MadHeader.MAD_SIZE != length)
+        {
+            throw new AssertionError("B sent a datagram of " + length + " bytes");
+        }
         heard.wrap(buffer, offset);
         if (MadHeader.METHOD_GET_RESP == heard.method())
         {
@@ -307,8 +310,14 @@ final class CmFuzzer implements AutoCloseable
         }
         check(MadHeader.BASE_VERSION == heard.baseVersion() && MadHeader.MGMT_CLASS_CM == heard.mgmtClass() &&
             MadHeader.CM_CLASS_VERSION == heard.classVersion(), "B sent a MAD of another version or class");
-        check(MadHeader.METHOD_SEND == heard.method(), "B sent method " + heard.method());
-        check(CmCounters.typeIndex(heard.attributeId()) >= 0, "B sent attribute " + heard.attributeId());
+        if (MadHeader.METHOD_SEND != heard.method())
+        {
+            throw new AssertionError("B sent method " + heard.method());
+        }
+        if (CmCounters.typeIndex(heard.attributeId()) < 0)
+        {
+            throw new AssertionError("B sent attribute " + heard.attributeId());
+        }
         sendsHeard++;
         maker.heard(buffer, offset);
     }
@@ -371,8 +380,11 @@ final class CmFuzzer implements AutoCloseable
         }
         else
         {
-            check(1 == received + refused, "a " + length + "-byte datagram got " + received + " receipts and " +
-                refused + " refusals");
+            if (1 != received + refused)
+            {
+                throw new AssertionError("a " + length + "-byte datagram got " + received + " receipts and " +
+                    refused + " refusals");
+            }
             sent.wrap(madBuffer, 0);
             final boolean versions = MadHeader.BASE_VERSION == sent.baseVersion() &&
                 MadHeader.MGMT_CLASS_CM == sent.mgmtClass() && MadHeader.CM_CLASS_VERSION == sent.classVersion();
@@ -404,23 +416,41 @@ final class CmFuzzer implements AutoCloseable
                     before[CmCounters.Group.CM_RX_MSGS.ordinal() * CmCounters.TYPES +
                     CmCounters.typeIndex(sent.attributeId())];
             }
-            check(1 == reason, "attribute 0x" + Integer.toHexString(sent.attributeId()) + ", method " + method +
-                ", " + length + " bytes: not counted where its header says");
-            check(later + duplicates <= received, "one MAD, " + (later + duplicates) + " drop or duplicate counts");
+            if (1 != reason)
+            {
+                throw new AssertionError("attribute 0x" + Integer.toHexString(sent.attributeId()) + ", method " +
+                    method + ", " + length + " bytes: not counted where its header says");
+            }
+            if (later + duplicates > received)
+            {
+                throw new AssertionError("one MAD, " + (later + duplicates) + " drop or duplicate counts");
+            }
             // a MAD received and not counted as dropped or duplicate did something: sent, told, moved or timed
-            check(1 != received || 1 == later + duplicates || sendsHeard > 0 || consumer.events() != eventsBefore ||
-                state() != stateBefore, "attribute 0x" + Integer.toHexString(sent.attributeId()) +
-                " received, neither counted as dropped nor acted on");
+            if (1 == received && 0 == later + duplicates && 0 == sendsHeard && consumer.events() == eventsBefore &&
+                state() == stateBefore)
+            {
+                throw new AssertionError("attribute 0x" + Integer.toHexString(sent.attributeId()) +
+                    " received, neither counted as dropped nor acted on");
+            }
         }
-        check(getRespsHeard == expectedGetResps, getRespsHeard + " GetResps, " + expectedGetResps + " due");
+        if (getRespsHeard != expectedGetResps)
+        {
+            throw new AssertionError(getRespsHeard + " GetResps, " + expectedGetResps + " due");
+        }
         if (1 == getRespsHeard)
         {
             checkGetResp();
         }
-        check(moved(CmCounters.Group.CM_TX_MSGS) == sendsHeard, "B counted " + moved(CmCounters.Group.CM_TX_MSGS) +
-            " sends, the peer received " + sendsHeard);
-        check(0 == cm.port.pendingCount() && 0 == cm.port.sendFailures(), "B's sends: " + cm.port.pendingCount() +
-            " waiting, " + cm.port.sendFailures() + " failed");
+        if (moved(CmCounters.Group.CM_TX_MSGS) != sendsHeard)
+        {
+            throw new AssertionError("B counted " + moved(CmCounters.Group.CM_TX_MSGS) + " sends, the peer received " +
+                sendsHeard);
+        }
+        if (0 != cm.port.pendingCount() || 0 != cm.port.sendFailures())
+        {
+            throw new AssertionError("B's sends: " + cm.port.pendingCount() + " waiting, " + cm.port.sendFailures() +
+                " failed");
+        }
         check(0 == peer.sendErrors() && 0 == peer.receiveErrors() && !peer.sending(), "the peer's QP");
         checkTables();
     }
@@ -441,12 +471,17 @@ final class CmFuzzer implements AutoCloseable
                 CmAttributes.CLASS_PORT_INFO == answer.attributeId(), "the GetResp of ClassPortInfo");
             return;
         }
-        check((versions ? MadHeader.STATUS_UNSUPPORTED_METHOD_ATTRIBUTE : MadHeader.STATUS_BAD_VERSION) ==
-            answer.status(), "GetResp status " + answer.status());
+        final int status = versions ? MadHeader.STATUS_UNSUPPORTED_METHOD_ATTRIBUTE : MadHeader.STATUS_BAD_VERSION;
+        if (status != answer.status())
+        {
+            throw new AssertionError("GetResp status " + answer.status());
+        }
         for (int i = 0; i < MadHeader.HEADER_LENGTH; i++)
         {
-            check(3 == i || 4 == i || 5 == i || getResp[i] == madBuffer.getByte(i), "the GetResp's header byte " + i +
-                " is not the request's");
+            if (3 != i && 4 != i && 5 != i && getResp[i] != madBuffer.getByte(i)) // but method and status
+            {
+                throw new AssertionError("the GetResp's header byte " + i + " is not the request's");
+            }
         }
     }
 
@@ -457,24 +492,34 @@ final class CmFuzzer implements AutoCloseable
         for (final Map.Entry<Integer, CmConnection> e : cm.byLocalId.entrySet())
         {
             final CmConnection conn = e.getValue();
-            check(e.getKey() == conn.localCommId && CmState.IDLE != conn.state, "byLocalId: " + conn);
+            if (e.getKey() != conn.localCommId || CmState.IDLE == conn.state)
+            {
+                throw new AssertionError("byLocalId: " + conn);
+            }
             holding += null != conn.timer ? 1 : 0;
         }
         for (final Map.Entry<CmService.RemoteId, CmConnection> e : cm.byRemoteId.entrySet())
         {
             final CmConnection conn = e.getValue();
-            check(cm.byLocalId.get(conn.localCommId) == conn &&
-                e.getKey().equals(new CmService.RemoteId(conn.remoteCaGuid, conn.remoteCommId)),
-                "byRemoteId: " + e.getKey() + " -> " + conn);
+            if (cm.byLocalId.get(conn.localCommId) != conn || e.getKey().caGuid() != conn.remoteCaGuid ||
+                e.getKey().commId() != conn.remoteCommId)
+            {
+                throw new AssertionError("byRemoteId: " + e.getKey() + " -> " + conn);
+            }
         }
         for (final Map.Entry<CmService.RemoteQp, CmConnection> e : cm.byRemoteQp.entrySet())
         {
             final CmConnection conn = e.getValue();
-            check(cm.byLocalId.get(conn.localCommId) == conn && conn.passive && e.getKey().equals(
-                new CmService.RemoteQp(conn.remoteGidHi, conn.remoteGidLo, conn.remoteQpn)),
-                "byRemoteQp: " + e.getKey() + " -> " + conn);
+            if (cm.byLocalId.get(conn.localCommId) != conn || !conn.passive || e.getKey().gidHi() != conn.remoteGidHi ||
+                e.getKey().gidLo() != conn.remoteGidLo || e.getKey().qpn() != conn.remoteQpn)
+            {
+                throw new AssertionError("byRemoteQp: " + e.getKey() + " -> " + conn);
+            }
         }
-        check(cm.timerCount() <= holding, cm.timerCount() + " timers, " + holding + " connections holding one");
+        if (cm.timerCount() > holding)
+        {
+            throw new AssertionError(cm.timerCount() + " timers, " + holding + " connections holding one");
+        }
     }
 
     /** The consumer destroys everything; time passes until the CM is quiet; it must be empty and still answer. */
@@ -491,14 +536,19 @@ final class CmFuzzer implements AutoCloseable
         checkStep(-1);
         for (int round = 0; cm.timerCount() > 0; round++)
         {
-            check(round < MAX_DRAIN_ROUNDS, "the CM never went quiet: " + cm.timerCount() + " timers");
+            if (round >= MAX_DRAIN_ROUNDS)
+            {
+                throw new AssertionError("the CM never went quiet: " + cm.timerCount() + " timers");
+            }
             snapshot();
             clock.advance(Math.max(0, cm.timers.nextDeadlineNs() - clock.nanoTime()));
             settle();
             checkStep(-1);
         }
-        check(0 == cm.connectionCount() && cm.byRemoteId.isEmpty() && cm.byRemoteQp.isEmpty(),
-            "left: " + cm.byLocalId.values() + " " + cm.byRemoteId + " " + cm.byRemoteQp);
+        if (0 != cm.connectionCount() || !cm.byRemoteId.isEmpty() || !cm.byRemoteQp.isEmpty())
+        {
+            throw new AssertionError("left: " + cm.byLocalId.values() + " " + cm.byRemoteId + " " + cm.byRemoteQp);
+        }
         cm.unlisten(SERVICE_RC);
         cm.unlisten(SERVICE_UD);
         consumer.end();
@@ -508,7 +558,10 @@ final class CmFuzzer implements AutoCloseable
         settle();
         check(1 == getRespsHeard && PROBE_TID == answer.transactionId(), "the CM did not answer a Get(ClassPortInfo)");
         final String objects = pair.b().device().liveObjects();
-        check(liveObjects.equals(objects), "B's device had " + liveObjects + ", now " + objects);
+        if (!liveObjects.equals(objects))
+        {
+            throw new AssertionError("B's device had " + liveObjects + ", now " + objects);
+        }
     }
 
     static void check(final boolean ok, final String what)

@@ -100,8 +100,14 @@ final class FuzzConsumer implements CmHandler
     private void event(final Event event, final CmConnection conn, final CmState expected)
     {
         events[event.ordinal()]++;
-        check(!destroyed.containsKey(conn), event + " after the consumer destroyed " + conn);
-        check(expected == conn.state, event + " in state " + conn.state);
+        if (destroyed.containsKey(conn))
+        {
+            throw new AssertionError(event + " after the consumer destroyed " + conn);
+        }
+        if (expected != conn.state)
+        {
+            throw new AssertionError(event + " in state " + conn.state);
+        }
     }
 
     /** The QP a consumer would create: RC or UC as asked, a QPN of its own. */
@@ -168,7 +174,10 @@ final class FuzzConsumer implements CmHandler
     public void onEstablished(final CmConnection conn)
     {
         event(Event.ESTABLISHED, conn, CmState.ESTABLISHED);
-        check(null == established.put(conn, Boolean.TRUE), "ESTABLISHED twice: " + conn);
+        if (null != established.put(conn, Boolean.TRUE))
+        {
+            throw new AssertionError("ESTABLISHED twice: " + conn);
+        }
         switch (c.pick(ON_ESTABLISHED, 0, 2))
         {
             case 1: cm.sendDreq(conn, null, 0); break;
@@ -182,7 +191,10 @@ final class FuzzConsumer implements CmHandler
     {
         events[Event.REJ.ordinal()]++;
         check(!destroyed.containsKey(conn), "REJ after a destroy");
-        check(CmState.IDLE == conn.state || CmState.TIMEWAIT == conn.state, "REJ left " + conn.state);
+        if (CmState.IDLE != conn.state && CmState.TIMEWAIT != conn.state)
+        {
+            throw new AssertionError("REJ left " + conn.state);
+        }
     }
 
     @Override
@@ -190,7 +202,10 @@ final class FuzzConsumer implements CmHandler
     {
         events[Event.TIMEOUT.ordinal()]++;
         check(!destroyed.containsKey(conn), "a time-out after a destroy");
-        check(CmState.IDLE == conn.state || CmState.TIMEWAIT == conn.state, "a time-out left " + conn.state);
+        if (CmState.IDLE != conn.state && CmState.TIMEWAIT != conn.state)
+        {
+            throw new AssertionError("a time-out left " + conn.state);
+        }
     }
 
     @Override
@@ -278,8 +293,14 @@ final class FuzzConsumer implements CmHandler
                 break;
             default:
                 cm.sendMra(conn, choices.pick(CmFuzzer.ACTION, 0, 31)); // MRA only from REQ_RCVD; else nothing
-                check(CmState.REQ_RCVD != s || CmState.MRA_REQ_SENT == conn.state, "sendMra from " + s);
-                check(CmState.REQ_RCVD == s || s == conn.state, "sendMra moved " + s + " to " + conn.state);
+                if (CmState.REQ_RCVD == s && CmState.MRA_REQ_SENT != conn.state)
+                {
+                    throw new AssertionError("sendMra from " + s);
+                }
+                if (CmState.REQ_RCVD != s && s != conn.state)
+                {
+                    throw new AssertionError("sendMra moved " + s + " to " + conn.state);
+                }
                 break;
         }
     }

@@ -8,10 +8,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.lang.invoke.MethodHandle;
 
 /**
- * Coverage-guided fuzz target (Jazzer) for the CM's wire formats: any 256 bytes read as a MAD header and as each of
- * the twelve attribute flyweights (REQ, MRA, REJ, REP, RTU, DREQ, DREP, SIDR_REQ, SIDR_REP, LAP, APR,
- * ClassPortInfo), the PrivateData of a REQ and a SIDR_REQ as rdma_cm's {@link CmaHeader}, and the codes the CM
- * interprets (attribute names and counter indexes, REJ reasons, SIDR statuses). The stateful side, the same MADs
+ * Coverage-guided fuzz target (Jazzer) for the CM's wire formats: any 256 bytes read as a MAD header and as the
+ * flyweight of its attribute (REQ, MRA, REJ, REP, RTU, DREQ, DREP, SIDR_REQ, SIDR_REP, LAP, APR, ClassPortInfo; an
+ * attribute ID of none picks one by its value), the PrivateData of a REQ or a SIDR_REQ as rdma_cm's
+ * {@link CmaHeader}, and the codes the CM interprets (attribute names and counter indexes, REJ reasons, SIDR
+ * statuses). The stateful side, the same MADs
  * through a {@code CmService}, is {@code CmReceiveFuzzTest}. Without {@code JAZZER_FUZZ=1} the target replays its
  * corpus ({@code src/test/resources/io/jrxe/ulp/cm/mad/MadDecodeFuzzTestInputs/decode/}, seeds written by
  * {@code MadDecodeSeedsTest}). To fuzz:
@@ -35,6 +36,9 @@ class MadDecodeFuzzTest
     /** Room before and after the MAD, as the 40-byte network header area of a receive slot and more. */
     private static final int GUARD = 64;
 
+    /** Index of ClassPortInfo's view, after the eleven messages in attribute order. */
+    private static final int CLASS_PORT_INFO_VIEW = 11;
+
     /** Reused across runs: a target is called millions of times on one thread. */
     private static final Target TARGET = new Target();
 
@@ -51,12 +55,23 @@ class MadDecodeFuzzTest
         final MadLayout layout;
         final long[] read;
         final byte[][] bytes;
+        /** The bits of the header's and this message's fields, eight bytes a long (read as getLong reads). */
+        final long[] mask = new long[MadHeader.MAD_SIZE / 8];
 
-        View(final CmMessage<?> message)
+        View(final CmMessage<?> message, final MadLayout header)
         {
             this.message = message;
             this.layout = new MadLayout(message, (m, b) -> ((CmMessage<?>)m).wrap(b, 0));
             this.read = new long[layout.scalars().length];
+            final UnsafeBuffer bits = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
+            for (int i = 0; i < MadHeader.MAD_SIZE; i++)
+            {
+                bits.putByte(i, (byte)(layout.mask()[i] | header.mask()[i]));
+            }
+            for (int i = 0; i < mask.length; i++)
+            {
+                mask[i] = bits.getLong(8 * i);
+            }
             this.bytes = new byte[layout.bytes().length][];
             for (int i = 0; i < bytes.length; i++)
             {
@@ -73,11 +88,13 @@ class MadDecodeFuzzTest
         private final MadHeader header = new MadHeader();
         private final MadLayout headerLayout = new MadLayout(header, (m, b) -> ((MadHeader)m).wrap(b, 0));
         private final long[] headerRead = new long[headerLayout.scalars().length];
-        private final View[] views = {new View(new ReqMessage()), new View(new MraMessage()),
-            new View(new RejMessage()), new View(new RepMessage()), new View(new RtuMessage()),
-            new View(new DreqMessage()), new View(new DrepMessage()), new View(new SidrReqMessage()),
-            new View(new SidrRepMessage()), new View(new LapMessage()), new View(new AprMessage()),
-            new View(new ClassPortInfo())};
+        private final View[] views = {new View(new ReqMessage(), headerLayout),
+            new View(new MraMessage(), headerLayout), new View(new RejMessage(), headerLayout),
+            new View(new RepMessage(), headerLayout), new View(new RtuMessage(), headerLayout),
+            new View(new DreqMessage(), headerLayout), new View(new DrepMessage(), headerLayout),
+            new View(new SidrReqMessage(), headerLayout), new View(new SidrRepMessage(), headerLayout),
+            new View(new LapMessage(), headerLayout), new View(new AprMessage(), headerLayout),
+            new View(new ClassPortInfo(), headerLayout)};
         private final CmaHeader cma = new CmaHeader();
         private final UnsafeBuffer cmaCopy = new UnsafeBuffer(new byte[CmaHeader.LENGTH]);
 
@@ -89,6 +106,8 @@ class MadDecodeFuzzTest
             check(9 == headerLayout.scalars().length, "MadHeader fields: " + headerLayout.scalars().length);
             for (int i = 0; i < views.length; i++)
             {
+                check(views[i].layout.attributeId() == (i < CLASS_PORT_INFO_VIEW ? CmAttributes.REQ + i :
+                    CmAttributes.CLASS_PORT_INFO), "views are in attribute order");
                 check(expected[i] == views[i].layout.scalars().length, views[i].layout.name() + " fields: " +
                     views[i].layout.scalars().length);
                 int privateData = -1;
@@ -119,12 +138,17 @@ class MadDecodeFuzzTest
             {
                 header.wrap(in, GUARD);
                 read(headerLayout, header, headerRead);
-                for (final View v : views)
+                // one flyweight per input, the attribute's (as the CM picks it): coverage then tells the fuzzer
+                // which attribute IDs reach which flyweight; an ID of none picks one by its value
+                final int attributeId = header.attributeId();
+                final int type = CmCounters.typeIndex(attributeId);
+                final View v = views[type >= 0 ? type : CmAttributes.CLASS_PORT_INFO == attributeId ?
+                    CLASS_PORT_INFO_VIEW : attributeId % views.length];
+                view(v);
+                if (CmAttributes.REQ == v.layout.attributeId() || CmAttributes.SIDR_REQ == v.layout.attributeId())
                 {
-                    view(v);
+                    cmaHeader(v.message);
                 }
-                cmaHeader(views[0].message);
-                cmaHeader(views[7].message);
                 codes();
             }
             catch (final RuntimeException ex)
@@ -143,9 +167,15 @@ class MadDecodeFuzzTest
             {
                 invoke(byteFields[i].get, m, v.bytes[i], byteFields[i].max);
             }
-            check(m.header().transactionId() == header.transactionId(), v.layout.name() + ": its header");
-            check(m.privateDataIndex() + m.privateDataLength() <= GUARD + MadHeader.MAD_SIZE &&
-                m.privateDataIndex() >= GUARD + MadHeader.DATA_OFFSET, v.layout.name() + ": PrivateData outside");
+            if (m.header().transactionId() != header.transactionId())
+            {
+                throw new AssertionError(v.layout.name() + ": its header");
+            }
+            if (m.privateDataIndex() + m.privateDataLength() > GUARD + MadHeader.MAD_SIZE ||
+                m.privateDataIndex() < GUARD + MadHeader.DATA_OFFSET)
+            {
+                throw new AssertionError(v.layout.name() + ": PrivateData outside");
+            }
 
             // re-encode: the header, the byte fields (their puts may write a length), then the scalars
             out.setMemory(0, MadHeader.MAD_SIZE, (byte)0);
@@ -157,19 +187,26 @@ class MadDecodeFuzzTest
                 invoke(byteFields[i].put, m, v.bytes[i], byteFields[i].max);
             }
             write(v.layout, m, v.read);
-            final byte[] mask = v.layout.mask();
-            final byte[] headerMask = headerLayout.mask();
-            for (int i = 0; i < MadHeader.MAD_SIZE; i++)
+            final long[] mask = v.mask;
+            in.guard(0, in.capacity());
+            for (int i = 0; i < mask.length; i++)
             {
-                final int expected = in.getByte(GUARD + i) & (mask[i] | headerMask[i]);
-                check(expected == out.getByte(i), v.layout.name() + " re-encoded byte " + i + " is " +
-                    (out.getByte(i) & 0xFF) + ", not " + (expected & 0xFF));
+                final long expected = in.getLong(GUARD + 8 * i) & mask[i];
+                if (expected != out.getLong(8 * i))
+                {
+                    throw new AssertionError(v.layout.name() + " re-encoded bytes " + 8 * i + ".." + (8 * i + 7) +
+                        " are " + Long.toHexString(out.getLong(8 * i)) + ", not " + Long.toHexString(expected));
+                }
             }
+            in.guard(GUARD, GUARD + MadHeader.MAD_SIZE);
             final MadLayout.Scalar[] scalars = v.layout.scalars();
             for (int i = 0; i < scalars.length; i++)
             {
-                check(get(scalars[i], m) == v.read[i], v.layout.name() + "." + scalars[i].name +
-                    " reads a bit its setter does not write");
+                if (get(scalars[i], m) != v.read[i])
+                {
+                    throw new AssertionError(v.layout.name() + "." + scalars[i].name +
+                        " reads a bit its setter does not write");
+                }
             }
             header.wrap(in, GUARD);
         }
@@ -180,8 +217,11 @@ class MadDecodeFuzzTest
             for (int i = 0; i < scalars.length; i++)
             {
                 values[i] = get(scalars[i], flyweight);
-                check(scalars[i].present || 0 == values[i], layout.name() + "." + scalars[i].name +
-                    " is not in the message but reads " + values[i]);
+                if (!scalars[i].present && 0 != values[i])
+                {
+                    throw new AssertionError(layout.name() + "." + scalars[i].name +
+                        " is not in the message but reads " + values[i]);
+                }
             }
         }
 
@@ -249,8 +289,10 @@ class MadDecodeFuzzTest
             final int cmaVersion = cma.cmaVersion();
             final int ipVersion = cma.ipVersion();
             final boolean valid = cma.isValid();
-            check(valid == (CmaHeader.CMA_VERSION == cmaVersion && (4 == ipVersion || 6 == ipVersion)),
-                "isValid for versions " + cmaVersion + "/" + ipVersion);
+            if (valid != (CmaHeader.CMA_VERSION == cmaVersion && (4 == ipVersion || 6 == ipVersion)))
+            {
+                throw new AssertionError("isValid for versions " + cmaVersion + "/" + ipVersion);
+            }
             check(cma.srcIpv4() == (int)cma.srcIpv6Lo() && cma.dstIpv4() == (int)cma.dstIpv6Lo(),
                 "an IPv4 address is not the last 4 bytes of its field");
             final int port = cma.port();
@@ -282,7 +324,10 @@ class MadDecodeFuzzTest
             }
             for (int i = 0; i < CmaHeader.LENGTH; i++)
             {
-                check(cmaCopy.getByte(i) == in.getByte(m.privateDataIndex() + i), "cma_hdr re-encoded byte " + i);
+                if (cmaCopy.getByte(i) != in.getByte(m.privateDataIndex() + i))
+                {
+                    throw new AssertionError("cma_hdr re-encoded byte " + i);
+                }
             }
             cma.srcIpv4(cma.srcIpv4()).dstIpv4(cma.dstIpv4());
             check(0 == cma.srcIpv6Hi() && 0 == cma.srcIpv6Lo() >>> 32 && (int)srcLo == cma.srcIpv4() &&
@@ -295,21 +340,28 @@ class MadDecodeFuzzTest
         {
             final int attributeId = header.attributeId();
             final int type = CmCounters.typeIndex(attributeId);
-            check(type == (attributeId >= CmAttributes.REQ && attributeId <= CmAttributes.APR ?
-                attributeId - CmAttributes.REQ : -1), "typeIndex of " + attributeId);
-            final String name = CmAttributes.name(attributeId);
-            check(name.startsWith("0x") == (type < 0 && CmAttributes.CLASS_PORT_INFO != attributeId),
-                "name of attribute " + attributeId + ": " + name);
-            if (type >= 0)
+            if (type != (attributeId >= CmAttributes.REQ && attributeId <= CmAttributes.APR ?
+                attributeId - CmAttributes.REQ : -1))
             {
-                check(name.equalsIgnoreCase(CmCounters.typeName(type)), name + " counted as " +
-                    CmCounters.typeName(type));
+                throw new AssertionError("typeIndex of " + attributeId);
+            }
+            final String name = CmAttributes.name(attributeId);
+            if (name.startsWith("0x") != (type < 0 && CmAttributes.CLASS_PORT_INFO != attributeId))
+            {
+                throw new AssertionError("name of attribute " + attributeId + ": " + name);
+            }
+            if (type >= 0 && !name.equalsIgnoreCase(CmCounters.typeName(type)))
+            {
+                throw new AssertionError(name + " counted as " + CmCounters.typeName(type));
             }
             final RejMessage rej = (RejMessage)views[2].message;
             rej.wrap(in, GUARD);
             final int reason = rej.reason();
             final RejReason r = RejReason.of(reason);
-            check(null == r || r.code() == reason, "RejReason.of(" + reason + ")");
+            if (null != r && r.code() != reason)
+            {
+                throw new AssertionError("RejReason.of(" + reason + ")");
+            }
             check(null != RejReason.describe(reason), "describe");
             final SidrRepMessage sidrRep = (SidrRepMessage)views[8].message;
             sidrRep.wrap(in, GUARD);

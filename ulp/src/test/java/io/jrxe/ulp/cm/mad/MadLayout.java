@@ -67,6 +67,7 @@ final class MadLayout
         int.class);
 
     private final String name;
+    private final int attributeId;
     private final Scalar[] scalars;
     private final Bytes[] bytes;
     private final byte[] mask = new byte[MadHeader.MAD_SIZE];
@@ -79,6 +80,7 @@ final class MadLayout
     {
         final Class<?> type = flyweight.getClass();
         name = type.getSimpleName();
+        attributeId = flyweight instanceof CmMessage ? attributeOf((CmMessage<?>)flyweight) : -1;
         final List<Scalar> s = new ArrayList<>();
         final List<Bytes> b = new ArrayList<>();
         final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
@@ -105,6 +107,24 @@ final class MadLayout
     String name()
     {
         return name;
+    }
+
+    /** @return the class's AttributeID, -1 for the header */
+    int attributeId()
+    {
+        return attributeId;
+    }
+
+    /** ClassPortInfo refuses init: its ID is its constant; the messages write theirs with init. */
+    private static int attributeOf(final CmMessage<?> m)
+    {
+        if (m instanceof ClassPortInfo)
+        {
+            return ClassPortInfo.ATTRIBUTE_ID;
+        }
+        final UnsafeBuffer b = new UnsafeBuffer(new byte[MadHeader.MAD_SIZE]);
+        m.wrap(b, 0).init(0);
+        return m.header().attributeId();
     }
 
     Scalar[] scalars()
