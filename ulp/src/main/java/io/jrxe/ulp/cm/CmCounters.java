@@ -65,7 +65,9 @@ public final class CmCounters
         /** A DREQ naming a QPN that is not the connection's. */
         BAD_QPN("cm_rx_drop_bad_qpn"),
         /** A REQ or SIDR_REQ whose fields cannot be used (answered with REJ / SIDR_REP where one is due). */
-        INVALID("cm_rx_drop_invalid");
+        INVALID("cm_rx_drop_invalid"),
+        /** A receive completed in error: a datagram longer than a MAD (LOC_LEN_ERR); its buffer is posted again. */
+        RECV_ERROR("cm_rx_drop_recv_error");
 
         private final String counterName;
 

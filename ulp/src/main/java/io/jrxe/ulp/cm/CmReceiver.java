@@ -33,6 +33,7 @@ import static io.jrxe.ulp.cm.CmService.timeoutNs;
  * unexpected is counted once, under its {@link CmCounters.Drop} reason, and dropped; a message the spec says to
  * answer even without a connection gets its answer as a reply to the received MAD (an AH from its completion).
  * <pre>
+ *  receive in error (a datagram longer than a MAD) -> counted, its buffer posted again (MadPort)
  *  MAD length -> base version, CM class, class version -> method -> attribute known -> cm_rx_msgs
  *    bad version: a CM Get gets a GetResp with status BAD_VERSION
  *    not a Send:  Get ClassPortInfo -> GetResp ClassPortInfo | other Get, Set -> GetResp UNSUPPORTED_METHOD_ATTRIBUTE
@@ -172,6 +173,12 @@ final class CmReceiver implements MadPort.Receiver
             case CmAttributes.LAP: onLap(buffer, mad); break;
             default: counters.drop(CmCounters.Drop.BAD_STATE); break; // APR: we never send a LAP
         }
+    }
+
+    @Override
+    public void onRecvError(final WorkCompletion wc)
+    {
+        counters.drop(CmCounters.Drop.RECV_ERROR);
     }
 
     private void onReq(final UnsafeBuffer buffer, final int slot, final WorkCompletion wc)

@@ -3,6 +3,7 @@ package io.jrxe.ulp.cm;
 import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.AddressHandle;
+import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.CompletionHandler;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.CqInitAttr;
@@ -31,8 +32,10 @@ import java.util.ArrayDeque;
 /**
  * The CM's MAD I/O on the verbs GSI QP (QP1), as ib_mad does it for the kernel CM: receive slots of 40 + 256 bytes
  * (the GRH area, then the MAD), send slots of 256, UD SENDs to QPN 1 with the GSI Q_Key (IBA 13.5.1, C13-4). A
- * MAD that finds every send slot busy waits in a queue and goes out when a send completes: nothing is dropped for
- * want of a slot. A reply built from a receive completion gets an AH of its own, destroyed when its send completes.
+ * MAD that finds every send slot busy waits in a queue, with an AH of its own, and goes out when a send completes:
+ * nothing is dropped for want of a slot. A reply built from a receive completion gets an AH of its own, destroyed
+ * when its send completes. A receive that completes in error (a datagram longer than a MAD) is counted and its
+ * buffer posted again.
  * <pre>
  *   memory:  | recv slot 0: GRH area 40 | MAD 256 | pad | ... | recv slot R-1 | send slot 0: MAD 256 | ... |
  *   wr_id:   recv = RECV_TAG | slot        send = slot
@@ -70,6 +73,15 @@ final class MadPort implements AutoCloseable
          * @param wc the receive completion
          */
         void onMad(UnsafeBuffer buffer, int slotOffset, WorkCompletion wc);
+
+        /**
+         * A receive completed in error and its buffer was posted again; nothing in it is a MAD.
+         *
+         * @param wc the completion (its status, e.g. LOC_LEN_ERR for a datagram longer than a MAD)
+         */
+        default void onRecvError(WorkCompletion wc)
+        {
+        }
     }
 
     private final RxeDevice device;
@@ -87,6 +99,7 @@ final class MadPort implements AutoCloseable
     private final WorkCompletion[] wcs = new WorkCompletion[16];
     private final SendWorkRequest sendWr = new SendWorkRequest(1);
     private final RecvWorkRequest recvWr = new RecvWorkRequest(1);
+    private final AhAttr pendingAh = new AhAttr();
     private long sendFailures;
 
     MadPort(final RxeDevice device, final int recvSlots, final int sendSlots, final CompletionHandler wake)
@@ -148,9 +161,18 @@ final class MadPort implements AutoCloseable
                 if (0 != (wrId & RECV_TAG))
                 {
                     final int slot = (int)(wrId & 0xFFFF_FFFFL);
-                    if (WcStatus.SUCCESS.code() == wc.status())
+                    final int status = wc.status();
+                    if (WcStatus.SUCCESS.code() == status)
                     {
                         receiver.onMad(memory, slot * RECV_SLOT, wc);
+                        postRecv(slot);
+                    }
+                    else if (WcStatus.WR_FLUSH_ERR.code() != status)
+                    {
+                        // a datagram longer than the slot completes in error (LOC_LEN_ERR) on a QP that stays
+                        // ready: without a new post, each one would take a receive buffer for good, and as many
+                        // of them as there are slots would leave the CM deaf (a flush means the QP is going)
+                        receiver.onRecvError(wc);
                         postRecv(slot);
                     }
                 }
@@ -169,7 +191,8 @@ final class MadPort implements AutoCloseable
     }
 
     /**
-     * Send a MAD now, or as soon as a slot frees.
+     * Send a MAD now, or as soon as a slot frees (then with a copy of the AH: the caller may destroy {@code ah}
+     * as soon as this returns).
      *
      * @param mad 256 bytes (copied)
      * @param ah where to
@@ -180,7 +203,11 @@ final class MadPort implements AutoCloseable
         final int slot = freeSlot();
         if (slot < 0)
         {
-            pending.add(new Pending(mad.clone(), ah, ownsAh));
+            // the MAD waits with an AH of its own: the caller may destroy its AH before a slot frees (CmService
+            // releases a connection, and its AH, right after queueing the connection's last REJ or SIDR_REP), and a
+            // post with a destroyed AH fails: the MAD would be lost
+            pending.add(new Pending(mad.clone(), ownsAh ? ah : device.createAh(pd, device.queryAh(ah, pendingAh)),
+                true));
             return;
         }
         post(slot, mad, ah, ownsAh);
@@ -299,6 +326,11 @@ final class MadPort implements AutoCloseable
                 device.destroyAh(slotAh[i]);
                 slotAh[i] = null;
             }
+        }
+        Pending p;
+        while (null != (p = pending.poll()))
+        {
+            device.destroyAh(p.ah); // every waiting MAD owns its AH
         }
         device.deallocPd(pd);
     }

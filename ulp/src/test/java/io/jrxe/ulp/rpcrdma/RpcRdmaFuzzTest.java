@@ -1,6 +1,7 @@
 package io.jrxe.ulp.rpcrdma;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.jrxe.ulp.fuzz.GuardedBuffer;
 import io.jrxe.ulp.sunrpc.DuplicateReplyCache;
 import io.jrxe.ulp.sunrpc.RpcDispatcher;
 import io.jrxe.ulp.sunrpc.RpcMessage;
@@ -14,7 +15,6 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -405,108 +405,6 @@ class RpcRdmaFuzzTest
                 default:
                     return RpcMessage.PROC_UNAVAIL;
             }
-        }
-    }
-
-    /**
-     * A buffer that fails every read outside [lo, hi): the region the code under test was given. Agrona's own
-     * checks stop only at the buffer's capacity; the guard bytes around the region are there to be caught.
-     */
-    static final class GuardedBuffer extends UnsafeBuffer
-    {
-        private int lo;
-        private int hi;
-
-        GuardedBuffer(final int capacity)
-        {
-            super(ByteBuffer.allocateDirect(capacity));
-            lo = 0;
-            hi = capacity;
-        }
-
-        void guard(final int lo, final int hi)
-        {
-            this.lo = lo;
-            this.hi = hi;
-        }
-
-        private void read(final int index, final int length)
-        {
-            if (index < lo || length < 0 || index > hi - length)
-            {
-                throw new AssertionError("read of " + length + " bytes at " + index + " outside the region " + lo +
-                    ".." + hi);
-            }
-        }
-
-        @Override
-        public void boundsCheck(final int index, final int length)
-        {
-            read(index, length); // a putBytes from this buffer into another checks its source here
-            super.boundsCheck(index, length);
-        }
-
-        @Override
-        public byte getByte(final int index)
-        {
-            read(index, 1);
-            return super.getByte(index);
-        }
-
-        @Override
-        public short getShort(final int index, final ByteOrder order)
-        {
-            read(index, 2);
-            return super.getShort(index, order);
-        }
-
-        @Override
-        public int getInt(final int index)
-        {
-            read(index, 4);
-            return super.getInt(index);
-        }
-
-        @Override
-        public int getInt(final int index, final ByteOrder order)
-        {
-            read(index, 4);
-            return super.getInt(index, order);
-        }
-
-        @Override
-        public long getLong(final int index)
-        {
-            read(index, 8);
-            return super.getLong(index);
-        }
-
-        @Override
-        public long getLong(final int index, final ByteOrder order)
-        {
-            read(index, 8);
-            return super.getLong(index, order);
-        }
-
-        @Override
-        public void getBytes(final int index, final byte[] dst)
-        {
-            read(index, dst.length);
-            super.getBytes(index, dst);
-        }
-
-        @Override
-        public void getBytes(final int index, final byte[] dst, final int offset, final int length)
-        {
-            read(index, length);
-            super.getBytes(index, dst, offset, length);
-        }
-
-        @Override
-        public void getBytes(final int index, final MutableDirectBuffer dst, final int dstIndex, final int length)
-        {
-            read(index, length);
-            super.getBytes(index, dst, dstIndex, length);
         }
     }
 }
