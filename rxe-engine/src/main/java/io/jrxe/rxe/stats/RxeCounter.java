@@ -124,7 +124,12 @@ public enum RxeCounter
     /** Completion queue overflows. */
     CQ_OVERFLOW(50, "cq_overflow", "completion queue overflows"),
     /** Transmissions held back while the next hop's MAC was being resolved (ARP/ND), retried shortly. */
-    TX_WAIT_NEIGHBOR(51, "tx_wait_neighbor", "transmit deferred: next hop's MAC being resolved");
+    TX_WAIT_NEIGHBOR(51, "tx_wait_neighbor", "transmit deferred: next hop's MAC being resolved"),
+    /**
+     * Packets whose payload the NIC read straight from a DMA-mapped MR (a descriptor chain: headers, payload,
+     * ICRC) instead of from a copy in a packet buffer.
+     */
+    TX_ZERO_COPY(52, "tx_zero_copy", "packets sent with the payload gathered from the MR");
 
     private static final RxeCounter[] BY_ID;
 
