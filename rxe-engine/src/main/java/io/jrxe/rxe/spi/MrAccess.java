@@ -374,6 +374,20 @@ public final class MrAccess
         return true;
     }
 
+    /**
+     * Whether {@code length} bytes of remotely readable memory (an RDMA READ response's payload) can go to the NIC
+     * straight from a DMA-mapped user MR, directly or through a window over one. If not, the caller copies with
+     * {@link #copyFromRemote}, which reports any key error.
+     *
+     * @return true if the rkey grants REMOTE_READ of the range and the region is DMA-mapped; then {@link #region()}
+     * is the region
+     */
+    public boolean zeroCopyRemote(
+        final ProtectionDomain pd, final int qpn, final int rkey, final long va, final int length)
+    {
+        return MrStatus.OK == checkRemote(pd, qpn, rkey, AccessFlags.REMOTE_READ, va, length) && region.dmaMapped();
+    }
+
     /** @return the VA (in {@link #region()}) of the first byte resolved by the last successful check. */
     public long zeroCopyVa()
     {

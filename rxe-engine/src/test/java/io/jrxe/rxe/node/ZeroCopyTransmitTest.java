@@ -269,6 +269,32 @@ class ZeroCopyTransmitTest
     }
 
     @Test
+    void readResponsesFromADmaMappedMrGoOutZeroCopy()
+    {
+        try (NodePair nodes = new NodePair(new NodePairContext().errorHandler(NodePairTest::fail)))
+        {
+            nodes.resolve(TIMEOUT_NS);
+            final Pair p = new Pair(nodes, false);
+            final int length = 5 * MTU + 3; // a last response with pad
+            final CoherentBuffer source = nodes.b().device().dma().allocCoherent(length);
+            fill(source.buffer(), length, 11);
+            final MemoryRegion mrB = nodes.b().device().regMr(p.b.pd(), source, ACCESS | AccessFlags.REMOTE_READ);
+            final UnsafeBuffer target = new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 4096));
+            final MemoryRegion mrA = nodes.a().device().regMr(p.a.pd(), target, ACCESS);
+            final SendWorkRequest read = new SendWorkRequest(1).opcode(WrOpcode.RDMA_READ)
+                .sendFlags(SendFlags.SIGNALED);
+            read.sgl().add(target.addressOffset(), length, mrA.lkey());
+            read.remoteAddr(source.cpuAddress()).rkey(mrB.rkey());
+            assertEquals(0, p.a.postSend(read));
+            awaitCompletions(nodes, p.cqA, 1);
+            assertSame(source.buffer(), target, length);
+            assertEquals(5, nodes.b().engine().counters().get(RxeCounter.TX_ZERO_COPY), "5 full responses; the "
+                + "3-byte last one is copied");
+            assertEquals(0, nodes.a().engine().counters().get(RxeCounter.ICRC_ERR));
+        }
+    }
+
+    @Test
     void ordinaryMemoryIsCopied()
     {
         try (NodePair nodes = new NodePair(new NodePairContext().errorHandler(NodePairTest::fail)))
