@@ -88,18 +88,22 @@ final class MemoryVerbs
         {
             throw new VerbsException(Errno.EINVAL, bad);
         }
-        if (buffer.isFreed())
+        final int index = RxeDevice.allocate(mrIndices, "MR", attr.maxMr());
+        synchronized (buffer.owner()) // freeCoherent's lock: it sees the registration, or this sees it freed
         {
-            throw new VerbsException(Errno.EINVAL, "the coherent buffer at 0x" + Long.toHexString(buffer.cpuAddress()) +
-                " is freed");
+            if (buffer.isFreed())
+            {
+                mrIndices.free(index);
+                throw new VerbsException(Errno.EINVAL, "the coherent buffer at 0x" +
+                    Long.toHexString(buffer.cpuAddress()) + " is freed");
+            }
+            buffer.registered();
         }
         final long address = buffer.cpuAddress();
-        final int index = RxeDevice.allocate(mrIndices, "MR", attr.maxMr());
         final MrEntry entry = MrEntry.userDma(pd, index, keys.nextInt(256), access, address, buffer.length(),
             0 != (access & AccessFlags.ZERO_BASED) ? 0 : address, buffer.dmaHandle(), buffer.buffer());
         table.put(entry);
         pd.acquire();
-        buffer.registered();
         return new MemoryRegion(pd, MrType.USER, entry, buffer);
     }
 

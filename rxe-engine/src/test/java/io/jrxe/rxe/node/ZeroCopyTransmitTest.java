@@ -368,7 +368,11 @@ class ZeroCopyTransmitTest
                 nodes.step(); // the NIC sends what it holds
             }
             nodes.a().device().deregMr(mrA);
+            assertEquals(Errno.EINVAL, assertThrows(VerbsException.class,
+                () -> nodes.b().device().regMr(p.b.pd(), source, ACCESS)).errno(), "another device's DMA memory");
             nodes.a().device().dma().freeCoherent(source);
+            assertEquals(Errno.EINVAL, assertThrows(VerbsException.class,
+                () -> nodes.a().device().regMr(p.a.pd(), source, ACCESS)).errno(), "freed DMA memory");
         }
     }
 }
