@@ -57,6 +57,62 @@ public interface NicDevice extends AutoCloseable
 
     NicStats stats();
 
+    // ---------------------------------------------------------------- transmit gather (zero-copy transmit)
+
+    /**
+     * Gather segments a transmitted frame may have after the bytes in its pool buffer; 0 when the NIC cannot take
+     * frames from more than one buffer (then {@link #txGather} always refuses).
+     */
+    default int maxTxGather()
+    {
+        return 0;
+    }
+
+    /**
+     * Appends {@code length} bytes of memory the NIC can reach at {@code iova} (mapped through {@link #iovaSpace()})
+     * to the frame in pool buffer {@code id}: the frame on the wire is its {@link PacketPool#length(int)} bytes,
+     * then each appended segment in order, as a scatter-gather NIC sends a frame of several buffers. Call before
+     * {@link #txBatch}; the attachment is the device's until the frame is reclaimed (the memory must stay mapped
+     * and, to send what was meant, unchanged), or until {@link #txGatherCancel} for a frame that is not sent.
+     *
+     * @return false if the segment cannot be added (none supported, or {@link #maxTxGather()} reached)
+     */
+    default boolean txGather(final int id, final long iova, final int length)
+    {
+        return false;
+    }
+
+    /** @return bytes appended to the frame in buffer {@code id} by {@link #txGather}, 0 if none. */
+    default int txGatherLength(final int id)
+    {
+        return 0;
+    }
+
+    /** Drops the gather segments of a frame that is freed without being sent. */
+    default void txGatherCancel(final int id)
+    {
+    }
+
+    /**
+     * Sequence number of the latest frame given gather segments (1, 2, ...; 0 before the first): a ticket to wait
+     * for with {@link #txGatherOldest()}.
+     */
+    default long txGatherSequence()
+    {
+        return 0;
+    }
+
+    /**
+     * Reclaims transmitted frames, then returns the sequence of the oldest frame whose gather segments the NIC may
+     * still read, {@link Long#MAX_VALUE} if none: once it is above a {@link #txGatherSequence()} ticket, no frame
+     * given segments up to that ticket references them any more, and their memory may be unmapped or reused.
+     * Control path (it may scan every buffer), same thread as the data path.
+     */
+    default long txGatherOldest()
+    {
+        return Long.MAX_VALUE;
+    }
+
     /**
      * The NIC's DMA address space, for users that map their own memory for the device (an RDMA device's
      * {@code ib_dma_*}): its IOMMU mapper (identity IOVA) and DMA memory allocator. The default is for a device

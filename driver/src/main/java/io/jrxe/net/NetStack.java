@@ -189,7 +189,7 @@ public final class NetStack
         }
         for (int i = 0; i < count; i++)
         {
-            txLengths[i] = pool.length(txIds[i]);
+            txLengths[i] = pool.length(txIds[i]) + device.txGatherLength(txIds[i]);
         }
         final int accepted = device.txBatch(txIds, count);
         for (int i = 0; i < accepted; i++)
@@ -386,6 +386,39 @@ public final class NetStack
         ipv6.finishUdpChecksum(pool.dataOffset(id));
         counters[NetCounter.UDP_DATAGRAMS_SENT.id]++;
         queueTx(id);
+    }
+
+    /**
+     * Gather segments a frame may carry after its buffer ({@link NicDevice#maxTxGather()}); 0 while frames are
+     * captured to pcap, which records the bytes of the buffer only.
+     */
+    public int maxTxGather()
+    {
+        return null == pcap ? device.maxTxGather() : 0;
+    }
+
+    /**
+     * Appends device-reachable memory to the prepared frame in buffer {@code id}, before {@link #send(int)}
+     * ({@link NicDevice#txGather}): the frame is its buffer's bytes, then the segments. Only for IPv4 frames, whose
+     * UDP checksum is 0; an IPv6 frame's checksum is computed over the buffer alone.
+     *
+     * @return false if the device takes no more segments (the frame is unchanged)
+     */
+    public boolean gather(final int id, final long iova, final int length)
+    {
+        return device.txGather(id, iova, length);
+    }
+
+    /** {@link NicDevice#txGatherSequence()}. */
+    public long txGatherSequence()
+    {
+        return device.txGatherSequence();
+    }
+
+    /** {@link NicDevice#txGatherOldest()}: reclaims, then the oldest gather frame the device may still read. */
+    public long txGatherOldest()
+    {
+        return device.txGatherOldest();
     }
 
     /** @return true if the MAC of the next hop towards {@code ip} is known (no resolution is started) */
@@ -668,6 +701,7 @@ public final class NetStack
             flush();
             if (txCount == txIds.length)
             {
+                device.txGatherCancel(id);
                 pool.free(id); // the ring and the queue are full: the sender ignored txRoom()
                 counters[NetCounter.TX_RING_FULL.id]++;
                 return;

@@ -1,8 +1,10 @@
 package io.jrxe.net;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -268,6 +270,46 @@ class Ipv4Test
         assertEquals(0, a.stack.txRoom());
         a.nic.txLimit(Integer.MAX_VALUE);
         assertEquals(room, a.stack.flush());
+        a.assertAllBuffersFree();
+    }
+
+    /**
+     * A frame with gather segments (zero-copy transmit) goes out as its buffer then the segments, counted whole; one
+     * the full queue drops has its segments cancelled, so its buffer is not sent later with stale segments.
+     */
+    @Test
+    void shouldSendGatherSegmentsAfterTheBufferAndCancelThemOnADrop()
+    {
+        a.stack.staticNeighbor4(IP_PEER, MAC_PEER);
+        assertEquals(0, a.stack.maxTxGather(), "the NIC takes none by default");
+        a.nic.maxTxGather(2);
+        assertEquals(2, a.stack.maxTxGather());
+        final UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(100));
+        payload.setMemory(0, 100, (byte)0x3C);
+        a.nic.txLimit(0);
+        final int room = a.stack.txRoom();
+        int last = -1;
+        for (int i = 0; i <= room; i++)
+        {
+            final int id = a.stack.allocTx();
+            assertTrue(a.stack.prepareUdp4(id, IP_PEER, 1, 2, 8 + 100, 0));
+            a.stack.pool().length(id, a.stack.pool().length(id) - 100); // the payload is the segment's
+            assertTrue(a.stack.gather(id, payload.addressOffset(), 100));
+            a.stack.send(id);
+            last = id;
+        }
+        assertEquals(1, a.count(NetCounter.TX_RING_FULL));
+        assertEquals(List.of(last), a.nic.gatherCancels(), "the dropped frame's segments are cancelled");
+        a.nic.txLimit(Integer.MAX_VALUE);
+        assertEquals(room, a.stack.flush());
+        final byte[] frame = a.nic.lastTransmitted();
+        assertEquals(14 + 20 + 8 + 8 + 100, frame.length);
+        assertEquals(20 + 8 + 8 + 100, u16(frame, 16), "IP total length counts the segment");
+        for (int i = 14 + 20 + 8 + 8; i < frame.length; i++)
+        {
+            assertEquals(0x3C, frame[i], "segment byte " + i);
+        }
+        assertEquals(room * (long)frame.length, a.count(NetCounter.TX_BYTES), "whole frames counted");
         a.assertAllBuffersFree();
     }
 

@@ -9,7 +9,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * In-memory NicDevice test double. Two ends can be {@link #connect connected}: a frame sent on one end is copied
@@ -28,6 +30,10 @@ final class LoopbackNic implements NicDevice
     private final List<byte[]> transmitted = new ArrayList<>();
     private LoopbackNic peer;
     private int txLimit = Integer.MAX_VALUE;
+    /** Gather segments per buffer id (identity IOVA: read at the address), as a scatter-gather NIC takes them. */
+    private final Map<Integer, List<long[]>> gathers = new HashMap<>();
+    private final List<Integer> gatherCancels = new ArrayList<>();
+    private int maxTxGather;
     private boolean linkUp = true;
 
     LoopbackNic(final String name, final long mac, final int mtu, final int bufferSize, final int bufferCount)
@@ -48,6 +54,54 @@ final class LoopbackNic implements NicDevice
     {
         a.peer = b;
         b.peer = a;
+    }
+
+    /** Segments a frame may gather after its buffer (default 0: none). */
+    void maxTxGather(final int max)
+    {
+        this.maxTxGather = max;
+    }
+
+    /** Ids whose segments were cancelled, in order. */
+    List<Integer> gatherCancels()
+    {
+        return gatherCancels;
+    }
+
+    @Override
+    public int maxTxGather()
+    {
+        return maxTxGather;
+    }
+
+    @Override
+    public boolean txGather(final int id, final long iova, final int length)
+    {
+        final List<long[]> segments = gathers.computeIfAbsent(id, k -> new ArrayList<>());
+        if (segments.size() == maxTxGather)
+        {
+            return false;
+        }
+        segments.add(new long[] {iova, length});
+        return true;
+    }
+
+    @Override
+    public int txGatherLength(final int id)
+    {
+        int length = 0;
+        for (final long[] segment : gathers.getOrDefault(id, List.of()))
+        {
+            length += (int)segment[1];
+        }
+        return length;
+    }
+
+    @Override
+    public void txGatherCancel(final int id)
+    {
+        gatherCancels.add(id);
+        gathers.remove(id);
     }
 
     /** Frames accepted per txBatch call, to simulate a full tx ring. */
@@ -156,8 +210,15 @@ final class LoopbackNic implements NicDevice
         for (int i = 0; i < accepted; i++)
         {
             final int id = ids[i];
-            final byte[] frame = new byte[pool.length(id)];
-            buffer.getBytes(pool.dataOffset(id), frame);
+            final byte[] frame = new byte[pool.length(id) + txGatherLength(id)];
+            buffer.getBytes(pool.dataOffset(id), frame, 0, pool.length(id));
+            int at = pool.length(id);
+            for (final long[] segment : gathers.getOrDefault(id, List.of()))
+            {
+                new UnsafeBuffer(segment[0], (int)segment[1]).getBytes(0, frame, at, (int)segment[1]);
+                at += (int)segment[1];
+            }
+            gathers.remove(id);
             transmitted.add(frame);
             stats.txPackets++;
             stats.txBytes += frame.length;

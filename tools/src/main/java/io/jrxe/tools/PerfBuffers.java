@@ -1,5 +1,6 @@
 package io.jrxe.tools;
 
+import io.jrxe.rxe.verbs.CoherentBuffer;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
@@ -22,7 +23,11 @@ final class PerfBuffers
     final MemoryRegion[] mrA;
     final MemoryRegion[] mrB;
 
-    PerfBuffers(final RcQps qps, final int size)
+    /**
+     * @param dma whether the buffers are DMA memory of the nodes' NICs ({@code ib_dma_alloc_coherent}) registered
+     *            as such, so that the NIC reads payloads from the MRs (zero-copy transmit)
+     */
+    PerfBuffers(final RcQps qps, final int size, final boolean dma)
     {
         this.size = size;
         final int n = qps.count();
@@ -32,15 +37,17 @@ final class PerfBuffers
         mrB = new MemoryRegion[n];
         for (int i = 0; i < n; i++)
         {
-            bufA[i] = RcQps.allocate(2 * size);
-            bufB[i] = RcQps.allocate(2 * size);
+            final CoherentBuffer dmaA = dma ? qps.allocateDma(true, 2 * size) : null;
+            final CoherentBuffer dmaB = dma ? qps.allocateDma(false, 2 * size) : null;
+            bufA[i] = dma ? dmaA.buffer() : RcQps.allocate(2 * size);
+            bufB[i] = dma ? dmaB.buffer() : RcQps.allocate(2 * size);
             for (int j = 0; j < size; j++)
             {
                 bufA[i].putByte(j, (byte)(j * 7 + i));
                 bufB[i].putByte(j, (byte)(j * 13 + i));
             }
-            mrA[i] = qps.register(true, bufA[i]);
-            mrB[i] = qps.register(false, bufB[i]);
+            mrA[i] = dma ? qps.register(true, dmaA) : qps.register(true, bufA[i]);
+            mrB[i] = dma ? qps.register(false, dmaB) : qps.register(false, bufB[i]);
         }
     }
 

@@ -167,6 +167,11 @@ final class PerfCommand implements Callable<Integer>
         "exchange and the data QP both on --port; HOST is then the server's RoCE address")
     boolean rdmaCm;
 
+    @Option(names = "--dma-mr", negatable = true, description = "register the buffers over the node's DMA memory " +
+        "(ib_dma_alloc_coherent) so that the NIC reads SEND/WRITE payloads from the MR itself: zero-copy transmit " +
+        "(default: ${DEFAULT-VALUE})")
+    boolean dmaMr;
+
     @Override
     public Integer call()
     {
@@ -196,7 +201,7 @@ final class PerfCommand implements Callable<Integer>
         {
             pair.resolve(5_000_000_000L);
             final RcQps qps = new RcQps(pair, s.qps);
-            final PerfBuffers buffers = new PerfBuffers(qps, s.size);
+            final PerfBuffers buffers = new PerfBuffers(qps, s.size, dmaMr);
             try (PerfThreads threads = new PerfThreads(pair, s.layout, idle, s.appIdle))
             {
                 final long deadline = System.nanoTime() + (long)(timeout * 1e9);
@@ -434,6 +439,8 @@ final class PerfCommand implements Callable<Integer>
         System.out.printf(" Max inline data : %d[B]\tidle strategy  : %s (application: %s)%n", s.qps.maxInline,
             idle, s.appIdle);
         System.out.printf(" Threads         : %s%n", threads.describe());
+        System.out.printf(" Buffers         : %s%n", dmaMr ? "DMA-mapped MRs (zero-copy transmit)" :
+            "ordinary memory (payloads copied)");
         if (s.qps.events)
         {
             System.out.printf(" Completions     : events (one completion channel per node)%n");

@@ -4,6 +4,7 @@ import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.CoherentBuffer;
 import io.jrxe.rxe.verbs.CompletionChannel;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.CqInitAttr;
@@ -114,6 +115,18 @@ final class RcQps
 
     /** A page-aligned direct buffer registered on node A ({@code onA}) or B with {@link #ACCESS}. */
     MemoryRegion register(final boolean onA, final UnsafeBuffer buffer)
+    {
+        return onA ? a.device().regMr(pdA, buffer, ACCESS) : b.device().regMr(pdB, buffer, ACCESS);
+    }
+
+    /** Zeroed DMA memory of node A ({@code onA}) or B's NIC ({@code ib_dma_alloc_coherent}). */
+    CoherentBuffer allocateDma(final boolean onA, final int length)
+    {
+        return (onA ? a : b).device().dma().allocCoherent(Math.max(64, length));
+    }
+
+    /** DMA memory registered on node A ({@code onA}) or B with {@link #ACCESS}: the NIC reads payloads from it. */
+    MemoryRegion register(final boolean onA, final CoherentBuffer buffer)
     {
         return onA ? a.device().regMr(pdA, buffer, ACCESS) : b.device().regMr(pdB, buffer, ACCESS);
     }

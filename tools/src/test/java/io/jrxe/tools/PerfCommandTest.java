@@ -86,6 +86,18 @@ class PerfCommandTest
     }
 
     @Test
+    void shouldSendWritePayloadsFromDmaMappedMrsZeroCopyWithDmaMr()
+    {
+        final CapturedRun run = CapturedRun.of("perf", "--op", "write", "--size", "8192", "--iters", "500",
+            "--warmup", "100", "--mtu", "1024", "--single-thread", "--dma-mr");
+        assertEquals(0, run.exitCode, run::toString);
+        assertTrue(run.out.contains("Buffers         : DMA-mapped MRs"), run::toString);
+        final Matcher m = Pattern.compile("tx_zero_copy\\s+(\\d+)\\s+(\\d+)").matcher(run.out);
+        assertTrue(m.find(), run::toString);
+        assertEquals(600 * 8, Long.parseLong(m.group(1)), "every WRITE packet of A zero-copy: " + run);
+    }
+
+    @Test
     void shouldMeasureWriteLatencyWithEnginesOnTheirThreads()
     {
         final CapturedRun run = CapturedRun.of("perf", "--op", "write", "--lat", "--size", "64", "--iters", "500",

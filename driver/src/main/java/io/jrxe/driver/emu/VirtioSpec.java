@@ -51,8 +51,7 @@ public final class VirtioSpec
     /** num_buffers in struct virtio_net_hdr, §5.1.6. */
     public static final int HEADER_NUM_BUFFERS = 10;
 
-    /** Descriptor flags a device must recognise, §2.6.5. */
-    public static final int DESC_F_NEXT = 1;
+    /** Descriptor flag a device must recognise, §2.6.5 (VIRTQ_DESC_F_NEXT is the driver's: SplitVirtqueue). */
     public static final int DESC_F_INDIRECT = 4;
 
     private VirtioSpec()

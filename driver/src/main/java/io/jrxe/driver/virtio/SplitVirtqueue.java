@@ -8,7 +8,10 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * The driver side of one virtio split virtqueue (virtio 1.1 §2.6), polled, one descriptor per buffer.
+ * The driver side of one virtio split virtqueue (virtio 1.1 §2.6), polled: a buffer is one descriptor
+ * ({@link #add}) or a chain of device-readable descriptors linked by VIRTQ_DESC_F_NEXT ({@link #addChain}, §2.6.5),
+ * which the device sees as one contiguous run of bytes (§2.6.4: the framing does not matter, ANY_LAYOUT being
+ * implied by VERSION_1).
  * <pre>
  * Ring memory, N = queue size (a power of two), from {@code offset} in one DMA region:
  *
@@ -32,7 +35,17 @@ import java.nio.ByteOrder;
  *  wrap from 65535 to 0 (§2.6.6, §2.6.8), which is why N must be a power of two.
  * </pre>
  * Descriptors are taken from a free stack, so the device may complete buffers out of order; the buffer id (the
- * caller's handle, e.g. a {@link io.jrxe.driver.mem.PacketPool} id) of each descriptor is kept in an int[].
+ * caller's handle, e.g. a {@link io.jrxe.driver.mem.PacketPool} id) of each head descriptor is kept in an int[].
+ * A chain's other descriptors are marked as chain members, and their links are kept in the driver's own int[]
+ * (never read back from ring memory, which the device could have scribbled on), so a used entry frees the whole
+ * chain at once and names only heads:
+ * <pre>
+ *  avail ring entry -> head desc d0 ---NEXT---> d1 ---NEXT---> d2        bufferIdOfDesc: d0 = id, d1 = d2 = MEMBER
+ *                      (flags NEXT)             (flags NEXT)   (flags 0) nextInChain:    d0 -> d1 -> d2 -> END
+ *  used ring entry { id = d0 }  ->  d0, d1, d2 back on the free stack, bufferId id returned once
+ * </pre>
+ * A chain of n descriptors takes n of the N ring slots ({@link #freeSlots()} counts descriptors, {@link #inFlight()}
+ * buffers).
  * Nothing here allocates after construction. Single-threaded: the device is the only other party, through
  * memory.
  */
@@ -43,6 +56,8 @@ public final class SplitVirtqueue
     public static final int DESC_LEN = 8;
     public static final int DESC_FLAGS = 12;
     public static final int DESC_NEXT = 14;
+    /** VIRTQ_DESC_F_NEXT: the buffer continues in the descriptor named by {@code next}, §2.6.5. */
+    public static final int DESC_F_NEXT = 1;
     public static final int DESC_F_WRITE = 2;
 
     public static final int RING_FLAGS = 0;
@@ -62,6 +77,9 @@ public final class SplitVirtqueue
     private static final int CACHE_LINE = 64;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final int NO_BUFFER = -1;
+    /** bufferIdOfDesc of a chain's non-head descriptor: the device must never name it in a used entry. */
+    private static final int CHAIN_MEMBER = -2;
+    private static final int END_OF_CHAIN = -1;
 
     private final int queueIndex;
     private final int size;
@@ -75,8 +93,11 @@ public final class SplitVirtqueue
     private final long notifyOffset;
     private final int[] bufferIdOfDesc;
     private final int[] freeDescs;
+    private final int[] nextInChain;
 
     private int freeDescCount;
+    /** Buffers (single descriptors or chains) added and not yet returned. */
+    private int buffers;
     /** Next avail.idx to use; entries between publishedIdx and availIdx are written but not yet visible. */
     private int availIdx;
     private int publishedIdx;
@@ -129,6 +150,7 @@ public final class SplitVirtqueue
         this.notifyOffset = notifyOffset;
         this.bufferIdOfDesc = new int[size];
         this.freeDescs = new int[size];
+        this.nextInChain = new int[size];
         reset();
     }
 
@@ -166,9 +188,11 @@ public final class SplitVirtqueue
         for (int i = 0; i < size; i++)
         {
             bufferIdOfDesc[i] = NO_BUFFER;
+            nextInChain[i] = END_OF_CHAIN;
             freeDescs[i] = size - 1 - i;
         }
         freeDescCount = size;
+        buffers = 0;
         availIdx = 0;
         publishedIdx = 0;
         lastUsedIdx = 0;
@@ -219,10 +243,10 @@ public final class SplitVirtqueue
         return freeDescCount;
     }
 
-    /** Buffers added and not yet returned by {@link #pollUsed}. */
+    /** Buffers (single descriptors and chains) added and not yet returned by {@link #pollUsed}. */
     public int inFlight()
     {
-        return size - freeDescCount;
+        return buffers;
     }
 
     /** True once the device returned something impossible (an unknown id, or more entries than outstanding). */
@@ -254,14 +278,62 @@ public final class SplitVirtqueue
         }
         final int desc = freeDescs[--freeDescCount];
         bufferIdOfDesc[desc] = bufferId;
+        nextInChain[desc] = END_OF_CHAIN;
+        writeDesc(desc, addr, length, deviceWritable ? DESC_F_WRITE : 0, 0);
+        pushAvail(desc);
+        return true;
+    }
+
+    /**
+     * Writes a chain of device-readable descriptors, {@code addrs[offset..offset + count)} with their lengths,
+     * linked by VIRTQ_DESC_F_NEXT (§2.6.5), and one avail ring entry naming its head (§2.6.13.1: the head index
+     * goes into the ring, the rest is reached through {@code next}); the device sees it after {@link #publish()}.
+     * The device reads the segments as one run of bytes, in order (§2.6.4). Uses {@code count} ring slots.
+     *
+     * @param addrs    IOVAs of the segments
+     * @param lengths  their lengths, each at least 1 (QEMU refuses zero-sized buffers)
+     * @param offset   first segment in the arrays
+     * @param count    segments, 1 .. {@link #size()}
+     * @param bufferId the caller's id of the whole chain, given back once by {@link #pollUsed}
+     * @return false if fewer than {@code count} descriptors are free (nothing is written then)
+     */
+    public boolean addChain(
+        final long[] addrs, final int[] lengths, final int offset, final int count, final int bufferId)
+    {
+        if (count < 1 || count > freeDescCount)
+        {
+            return false;
+        }
+        final int head = freeDescs[freeDescCount - 1];
+        int desc = head;
+        for (int i = 0; i < count; i++)
+        {
+            freeDescCount--;
+            final boolean last = i == count - 1;
+            final int next = last ? END_OF_CHAIN : freeDescs[freeDescCount - 1];
+            bufferIdOfDesc[desc] = 0 == i ? bufferId : CHAIN_MEMBER;
+            nextInChain[desc] = next;
+            writeDesc(desc, addrs[offset + i], lengths[offset + i], last ? 0 : DESC_F_NEXT, last ? 0 : next);
+            desc = next;
+        }
+        pushAvail(head);
+        return true;
+    }
+
+    private void writeDesc(final int desc, final long addr, final int length, final int flags, final int next)
+    {
         final int d = descOffset + desc * DESC_SIZE;
         memory.putLong(d + DESC_ADDR, addr, LE);
         memory.putInt(d + DESC_LEN, length, LE);
-        memory.putShort(d + DESC_FLAGS, (short)(deviceWritable ? DESC_F_WRITE : 0), LE);
-        memory.putShort(d + DESC_NEXT, (short)0, LE);
-        memory.putShort(availOffset + RING_ENTRIES + (availIdx & mask) * AVAIL_ENTRY_SIZE, (short)desc, LE);
+        memory.putShort(d + DESC_FLAGS, (short)flags, LE);
+        memory.putShort(d + DESC_NEXT, (short)next, LE);
+    }
+
+    private void pushAvail(final int head)
+    {
+        memory.putShort(availOffset + RING_ENTRIES + (availIdx & mask) * AVAIL_ENTRY_SIZE, (short)head, LE);
         availIdx = (availIdx + 1) & 0xffff;
-        return true;
+        buffers++;
     }
 
     /**
@@ -340,7 +412,8 @@ public final class SplitVirtqueue
         {
             final int e = usedOffset + RING_ENTRIES + (lastUsedIdx & mask) * USED_ENTRY_SIZE;
             final int desc = memory.getInt(e + USED_ENTRY_ID, LE);
-            if (desc < 0 || desc >= size || NO_BUFFER == bufferIdOfDesc[desc])
+            // only a head names a buffer (§2.6.8: id is the head of the used chain)
+            if (desc < 0 || desc >= size || bufferIdOfDesc[desc] < 0)
             {
                 broken = true;
                 return i;
@@ -350,12 +423,26 @@ public final class SplitVirtqueue
             {
                 lengths[offset + i] = memory.getInt(e + USED_ENTRY_LEN, LE);
             }
-            bufferIdOfDesc[desc] = NO_BUFFER;
-            freeDescs[freeDescCount++] = desc;
+            freeChain(desc);
             lastUsedIdx = (lastUsedIdx + 1) & 0xffff;
             outstanding--;
         }
         return count;
+    }
+
+    /** Puts a head and the descriptors linked from it (by the driver's own links) back on the free stack. */
+    private void freeChain(final int head)
+    {
+        int desc = head;
+        while (END_OF_CHAIN != desc)
+        {
+            final int next = nextInChain[desc];
+            bufferIdOfDesc[desc] = NO_BUFFER;
+            nextInChain[desc] = END_OF_CHAIN;
+            freeDescs[freeDescCount++] = desc;
+            desc = next;
+        }
+        buffers--;
     }
 
     /**
@@ -370,11 +457,14 @@ public final class SplitVirtqueue
         int count = 0;
         for (int desc = 0; desc < size; desc++)
         {
-            if (NO_BUFFER != bufferIdOfDesc[desc])
+            if (bufferIdOfDesc[desc] >= 0)
             {
                 bufferIds[count++] = bufferIdOfDesc[desc];
-                bufferIdOfDesc[desc] = NO_BUFFER;
             }
+        }
+        for (int desc = 0; desc < size; desc++)
+        {
+            bufferIdOfDesc[desc] = NO_BUFFER; // chain members too; reset() rebuilds the free stack
         }
         return count;
     }

@@ -26,6 +26,19 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  *                                    ^ descriptor addr = dataIova(id) - 12
  *   rx descriptor: len 12 + dataCapacity, WRITE;   tx descriptor: len 12 + frame length, header zeroed
  * </pre>
+ * A transmitted frame may continue past its pool buffer ({@link #txGather}): the frame's first bytes (with the
+ * header before them) come from the pool buffer, the rest from up to {@link #MAX_TX_GATHER} segments anywhere in
+ * memory the device can reach, posted as one descriptor chain (§2.6.5; VERSION_1 implies ANY_LAYOUT, so the device
+ * takes the frame from the concatenation whatever the split, §2.6.4, §5.1.6.2):
+ * <pre>
+ *   desc 0 (NEXT): | virtio_net_hdr (12) | frame head (pool.length(id)) |     pool buffer id
+ *   desc 1 (NEXT): | gather segment 0 |                                       e.g. an RDMA payload in a DMA-mapped MR
+ *   desc 2:        | gather segment 1 |                                       e.g. pad + ICRC, in the same pool buffer
+ * </pre>
+ * The chain is reclaimed as one unit: its used entry names the head, and the pool buffer goes back to the pool
+ * then; the segments are the caller's memory, which it must keep mapped until {@link #txGatherOldest()} has
+ * passed the sequence its attachment got.
+ * <p>
  * Device failure (DEVICE_NEEDS_RESET, a device reset behind the driver's back, or a ring entry that cannot be
  * right) shows as {@link #linkUp()} false and one more {@link #deviceErrors()}; {@link #reset()} re-initialises
  * the device.
@@ -33,6 +46,8 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
 public final class VirtioNetDriver implements NicDevice
 {
     private static final int MAX_CONFIG_READ_ATTEMPTS = 100;
+    /** Gather segments a transmitted frame may have after its pool buffer (so a chain is 1 + 4 descriptors). */
+    public static final int MAX_TX_GATHER = 4;
 
     private final PciFunction function;
     private final VirtioNetConfig config;
@@ -47,6 +62,9 @@ public final class VirtioNetDriver implements NicDevice
     private SplitVirtqueue txQueue;
     private int[] scratchIds;
     private int[] scratchLengths;
+    private TxGatherTable gathers;
+    private final long[] chainAddrs = new long[1 + MAX_TX_GATHER];
+    private final int[] chainLengths = new int[1 + MAX_TX_GATHER];
     private int rxBufferLength;
     private int maxFrameLength;
     private long features;
@@ -262,6 +280,7 @@ public final class VirtioNetDriver implements NicDevice
             TX_QUEUE, txSize, ringRegion, rxBytes, transport.notifyBar(), notifyOffset(TX_QUEUE));
         scratchIds = new int[Math.max(rxSize, txSize)];
         scratchLengths = new int[rxSize];
+        gathers = new TxGatherTable(pool.capacity(), MAX_TX_GATHER);
     }
 
     private int chooseQueueSize(final int queueIndex)
@@ -516,10 +535,11 @@ public final class VirtioNetDriver implements NicDevice
     }
 
     /**
-     * {@inheritDoc}
+     * {@inheritDoc} A frame with gather segments goes out as one descriptor chain of 1 + segments descriptors; the
+     * batch stops at the first frame whose chain does not fit the free descriptors.
      *
-     * @throws IllegalArgumentException if an id is not a pool buffer or its length is not a frame of 14 to
-     *                                  mtu + 14 bytes; nothing of the batch is queued then
+     * @throws IllegalArgumentException if an id is not a pool buffer or its length (gather segments included) is
+     *                                  not a frame of 14 to mtu + 14 bytes; nothing of the batch is queued then
      */
     @Override
     public int txBatch(final int[] ids, final int count)
@@ -530,24 +550,103 @@ public final class VirtioNetDriver implements NicDevice
         }
         reclaimTransmitted();
         checkTxBatch(ids, count);
-        final int accepted = Math.min(count, txQueue.freeSlots());
+        int accepted = 0;
         long bytes = 0;
-        for (int i = 0; i < accepted; i++)
+        for (; accepted < count; accepted++)
         {
-            final int id = ids[i];
+            final int id = ids[accepted];
             final int length = pool.length(id);
             final int header = pool.dataOffset(id) - HEADER_LENGTH;
+            final int segments = gathers.count(id);
+            if (1 + segments > txQueue.freeSlots())
+            {
+                break;
+            }
             // No offloads negotiated: an all-zero header (flags 0, GSO_NONE), §5.1.6.2.
             poolBuffer.putLong(header, 0L);
             poolBuffer.putInt(header + 8, 0);
-            txQueue.add(pool.dataIova(id) - HEADER_LENGTH, HEADER_LENGTH + length, false, id);
-            bytes += length;
+            if (0 == segments)
+            {
+                txQueue.add(pool.dataIova(id) - HEADER_LENGTH, HEADER_LENGTH + length, false, id);
+                bytes += length;
+            }
+            else
+            {
+                bytes += length + postChain(id, length, segments);
+            }
         }
         txQueue.publishAndKick();
         stats.txPackets += accepted;
         stats.txBytes += bytes;
         stats.txRingFull += count - accepted;
         return accepted;
+    }
+
+    /** Adds frame {@code id} as a chain: header and head from the pool buffer, then its gather segments. */
+    private int postChain(final int id, final int headLength, final int segments)
+    {
+        chainAddrs[0] = pool.dataIova(id) - HEADER_LENGTH;
+        chainLengths[0] = HEADER_LENGTH + headLength;
+        int gathered = 0;
+        for (int k = 0; k < segments; k++)
+        {
+            chainAddrs[1 + k] = gathers.iova(id, k);
+            chainLengths[1 + k] = gathers.length(id, k);
+            gathered += chainLengths[1 + k];
+        }
+        txQueue.addChain(chainAddrs, chainLengths, 0, 1 + segments, id);
+        return gathered;
+    }
+
+    /**
+     * Appends a segment of device-reachable memory to the frame in pool buffer {@code id}, to go out after the
+     * {@code pool.length(id)} bytes of its head ({@link NicDevice#txGather}). The attachment lasts until the frame is
+     * reclaimed after transmission, or {@link #txGatherCancel} if it is not sent.
+     *
+     * @return false if the frame has {@link #MAX_TX_GATHER} segments already or the length is not positive
+     */
+    @Override
+    public boolean txGather(final int id, final long iova, final int length)
+    {
+        return gathers.attach(id, iova, length);
+    }
+
+    @Override
+    public int maxTxGather()
+    {
+        return MAX_TX_GATHER;
+    }
+
+    @Override
+    public int txGatherLength(final int id)
+    {
+        return gathers.totalLength(id);
+    }
+
+    @Override
+    public void txGatherCancel(final int id)
+    {
+        gathers.release(id);
+    }
+
+    @Override
+    public long txGatherSequence()
+    {
+        return gathers.sequence();
+    }
+
+    /**
+     * {@inheritDoc} Reclaims transmitted frames first, then looks at every pool buffer (control path: a scan of the
+     * pool's ids, no allocation).
+     */
+    @Override
+    public long txGatherOldest()
+    {
+        if (!failed && !closed)
+        {
+            reclaimTx();
+        }
+        return gathers.oldest();
     }
 
     private void checkTxBatch(final int[] ids, final int count)
@@ -561,10 +660,12 @@ public final class VirtioNetDriver implements NicDevice
                     name() + "'s pool (capacity " + pool.capacity() + ")");
             }
             final int length = pool.length(id);
-            if (length < ETHERNET_HEADER_LENGTH || length > maxFrameLength)
+            final int total = length + (0 == gathers.count(id) ? 0 : gathers.totalLength(id));
+            if (length < ETHERNET_HEADER_LENGTH || total > maxFrameLength)
             {
-                throw new IllegalArgumentException("txBatch: buffer " + id + " has length " + length +
-                    ", a frame must be " + ETHERNET_HEADER_LENGTH + ".." + maxFrameLength + " bytes (MTU " + mtu + ")");
+                throw new IllegalArgumentException("txBatch: buffer " + id + " has length " + total +
+                    " (head " + length + "), a frame must be " + ETHERNET_HEADER_LENGTH + ".." + maxFrameLength +
+                    " bytes (MTU " + mtu + ") with its head of at least " + ETHERNET_HEADER_LENGTH);
             }
         }
     }
@@ -587,6 +688,7 @@ public final class VirtioNetDriver implements NicDevice
     private int reclaimTransmitted()
     {
         final int done = txQueue.pollUsed(scratchIds, 0, null, scratchIds.length);
+        gathers.release(scratchIds, done); // a chain is used as a whole (§2.6.8): its segments are free too
         pool.freeBatch(scratchIds, 0, done);
         checkQueues();
         return done;
@@ -637,6 +739,7 @@ public final class VirtioNetDriver implements NicDevice
     private void returnRingBuffers(final SplitVirtqueue queue)
     {
         final int count = queue.drainInFlight(scratchIds);
+        gathers.release(scratchIds, count); // rx buffers have none: harmless
         pool.freeBatch(scratchIds, 0, count);
         queue.reset();
     }

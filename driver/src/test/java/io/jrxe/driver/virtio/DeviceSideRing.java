@@ -82,6 +82,11 @@ public final class DeviceSideRing
         return desc.getShort(descIndex * DESC_SIZE + DESC_FLAGS, LE) & 0xffff;
     }
 
+    public int next(final int descIndex)
+    {
+        return desc.getShort(descIndex * DESC_SIZE + DESC_NEXT, LE) & 0xffff;
+    }
+
     /** Writes a used entry without publishing it; {@link #publishUsed()} makes it visible. */
     public void use(final int head, final int length)
     {

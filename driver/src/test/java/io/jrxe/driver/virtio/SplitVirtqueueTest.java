@@ -6,7 +6,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -90,6 +92,118 @@ class SplitVirtqueueTest
         assertEquals(42, ids[0]);
         assertEquals(100, lengths[0]);
         assertEquals(0, q.pollUsed(ids, 0, lengths, 4));
+        assertEquals(0, q.inFlight());
+    }
+
+    @Test
+    void chainIsLinkedByNextAndReturnedOnceAsAWhole()
+    {
+        final SplitVirtqueue q = queue(8);
+        final DeviceSideRing device = DeviceSideRing.of(q);
+        final long[] addrs = { 0x10000, 0x7f00_0000_1000L, 0x10800 };
+        final int[] lengths = { 12 + 70, 1024, 4 };
+        assertTrue(q.addChain(addrs, lengths, 0, 3, 17));
+        assertEquals(5, q.freeSlots(), "a chain of 3 takes 3 descriptors");
+        assertEquals(1, q.inFlight(), "but is one buffer");
+        assertEquals(1, q.publish(), "and one avail entry");
+
+        int d = device.take();
+        final int head = d;
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(addrs[i], device.addr(d));
+            assertEquals(lengths[i], device.len(d));
+            final int flags = device.flags(d);
+            assertEquals(0, flags & SplitVirtqueue.DESC_F_WRITE, "tx: device-readable");
+            assertEquals(i < 2, 0 != (flags & SplitVirtqueue.DESC_F_NEXT), "NEXT on all but the last, §2.6.5");
+            d = device.next(d);
+        }
+        assertEquals(0, device.pending());
+
+        device.use(head, 0);
+        device.publishUsed();
+        final int[] ids = new int[4];
+        assertEquals(1, q.pollUsed(ids, 0, null, 4));
+        assertEquals(17, ids[0]);
+        assertEquals(8, q.freeSlots(), "every descriptor of the chain is free again");
+        assertEquals(0, q.inFlight());
+        assertFalse(q.broken());
+    }
+
+    @Test
+    void chainThatDoesNotFitIsRefusedWithoutWritingAnything()
+    {
+        final SplitVirtqueue q = queue(4);
+        assertTrue(q.add(0x1000, 64, false, 1));
+        assertTrue(q.add(0x2000, 64, false, 2));
+        final long[] addrs = { 0x3000, 0x4000, 0x5000 };
+        final int[] lengths = { 64, 64, 64 };
+        assertFalse(q.addChain(addrs, lengths, 0, 3, 3), "3 descriptors, 2 free");
+        assertEquals(2, q.freeSlots());
+        assertEquals(2, q.inFlight());
+        assertEquals(2, q.publish());
+        assertTrue(q.addChain(addrs, lengths, 1, 2, 4), "2 fit");
+        assertEquals(0, q.freeSlots());
+    }
+
+    @Test
+    void usedEntryNamingAChainMemberBreaksTheQueue()
+    {
+        final SplitVirtqueue q = queue(8);
+        final DeviceSideRing device = DeviceSideRing.of(q);
+        q.addChain(new long[] { 0x1000, 0x2000 }, new int[] { 64, 64 }, 0, 2, 5);
+        q.publish();
+        final int head = device.take();
+        device.use(device.next(head), 0); // not the head: a device that cannot be right (§2.6.8)
+        device.publishUsed();
+        assertEquals(0, q.pollUsed(new int[4], 0, null, 4));
+        assertTrue(q.broken());
+    }
+
+    @Test
+    void chainsAndSingleBuffersInterleaveOutOfOrderOverManyWraps()
+    {
+        final SplitVirtqueue q = queue(8);
+        final DeviceSideRing device = DeviceSideRing.of(q);
+        final int[] ids = new int[8];
+        final int[] heads = new int[8];
+        for (int round = 0; round < 30_000; round++)
+        {
+            // a chain of 3, a single, a chain of 2: 6 descriptors, 3 buffers
+            assertTrue(q.addChain(new long[] { 0x1000, 0x2000, 0x3000 }, new int[] { 1, 2, 3 }, 0, 3, 3 * round));
+            assertTrue(q.add(0x4000, 4, false, 3 * round + 1));
+            assertTrue(q.addChain(new long[] { 0x5000, 0x6000 }, new int[] { 5, 6 }, 0, 2, 3 * round + 2));
+            assertEquals(2, q.freeSlots());
+            q.publish();
+            for (int i = 0; i < 3; i++)
+            {
+                heads[i] = device.take();
+            }
+            for (int i = 2; i >= 0; i--) // completed in reverse order
+            {
+                device.use(heads[i], 0);
+            }
+            device.publishUsed();
+            assertEquals(3, q.pollUsed(ids, 0, null, 8));
+            assertArrayEquals(new int[] { 3 * round + 2, 3 * round + 1, 3 * round }, Arrays.copyOf(ids, 3));
+            assertEquals(8, q.freeSlots());
+        }
+        assertFalse(q.broken());
+    }
+
+    @Test
+    void drainHandsBackChainsOnceEach()
+    {
+        final SplitVirtqueue q = queue(8);
+        q.addChain(new long[] { 0x1000, 0x2000, 0x3000 }, new int[] { 1, 2, 3 }, 0, 3, 7);
+        q.add(0x4000, 4, false, 8);
+        q.publish();
+        final int[] ids = new int[8];
+        final int n = q.drainInFlight(ids);
+        assertEquals(2, n);
+        assertEquals(Set.of(7, 8), Set.of(ids[0], ids[1]));
+        q.reset();
+        assertEquals(8, q.freeSlots());
         assertEquals(0, q.inFlight());
     }
 

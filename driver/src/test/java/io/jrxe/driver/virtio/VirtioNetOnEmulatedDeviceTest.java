@@ -3,6 +3,7 @@ package io.jrxe.driver.virtio;
 import io.jrxe.driver.emu.EmulatedNetwork;
 import io.jrxe.driver.emu.EmulatedNicCounters;
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.driver.mem.DmaRegion;
 import io.jrxe.driver.mem.PacketPool;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -126,6 +128,89 @@ class VirtioNetOnEmulatedDeviceTest
             nic.txBatch(ids, 0);
         }
         assertEquals(0, nic.txInFlight(), "tx ring drained");
+    }
+
+    @Test
+    void frameWithGatherSegmentsGoesOutAsOneChainAndTheDeviceGathersIt()
+    {
+        // head (Ethernet header + sequence) in a pool buffer, 1000 bytes from other DMA memory, a 4-byte trailer
+        // from the same pool buffer: the frame on the wire is the concatenation (the emulated device walks the
+        // chain, §2.6.4/§2.6.5)
+        final PacketPool pool = a.pool();
+        final int id = pool.alloc();
+        final int head = 40;
+        final int middle = 1000;
+        final int trailer = 4;
+        final int length = head + middle + trailer;
+        final UnsafeBuffer whole = new UnsafeBuffer(new byte[length]);
+        writeFrame(whole, 0, b.macAddress(), a.macAddress(), 77, length);
+        pool.buffer().putBytes(pool.dataOffset(id), whole, 0, head);
+        final int trailerAt = pool.dataOffset(id) + 512;
+        pool.buffer().putBytes(trailerAt, whole, head + middle, trailer);
+        pool.length(id, head);
+        final DmaRegion payload =
+            a.iovaSpace().allocator().allocate(4096, a.iovaSpace().mapper());
+        try
+        {
+            payload.buffer().putBytes(100, whole, head, middle);
+            assertEquals(VirtioNetDriver.MAX_TX_GATHER, a.maxTxGather());
+            assertTrue(a.txGather(id, payload.iova() + 100, middle));
+            final long ticket = a.txGatherSequence();
+            assertTrue(a.txGather(id, pool.dataIova(id) + 512, trailer));
+            assertEquals(middle + trailer, a.txGatherLength(id));
+            assertTrue(a.txGatherOldest() <= ticket, "attached, not yet sent");
+            final long txBytes = a.stats().txBytes;
+            assertEquals(1, a.txBatch(new int[] { id }, 1));
+            assertEquals(length, a.stats().txBytes - txBytes, "tx_bytes counts the whole frame");
+            assertEquals(1, a.txInFlight());
+
+            receive(b, 1);
+            final int got = ids[0];
+            assertEquals(length, b.pool().length(got));
+            for (int i = 0; i < length; i++)
+            {
+                assertEquals(whole.getByte(i), b.pool().buffer().getByte(b.pool().dataOffset(got) + i), "byte " + i);
+            }
+            b.pool().free(got);
+            drainTx(a);
+            assertEquals(Long.MAX_VALUE, a.txGatherOldest(), "reclaimed as one unit: no segment referenced");
+            assertEquals(0, a.txGatherLength(id), "a reused buffer starts without segments");
+            assertEquals(a.pool().capacity(), a.pool().available() + a.rxInFlight(), "the head buffer is back");
+        }
+        finally
+        {
+            payload.close();
+        }
+    }
+
+    @Test
+    void chainsFillTheRingByDescriptorsAndTheRestWaits()
+    {
+        final PacketPool pool = a.pool();
+        final int ring = a.txQueueSize();
+        final int frames = ring / 2 + 4; // two descriptors each: more than the ring holds
+        final int[] batch = new int[frames];
+        for (int i = 0; i < frames; i++)
+        {
+            final int id = pool.alloc();
+            writeFrame(pool.buffer(), pool.dataOffset(id), b.macAddress(), a.macAddress(), i, 64);
+            pool.length(id, 60);
+            assertTrue(a.txGather(id, pool.dataIova(id) + 60, 4));
+            batch[i] = id;
+        }
+        final int accepted = a.txBatch(batch, frames);
+        assertEquals(ring / 2, accepted, "a chain of 2 takes 2 of the ring's descriptors");
+        assertEquals(frames - accepted, a.stats().txRingFull);
+        drainTx(a);
+        final int[] rest = Arrays.copyOfRange(batch, accepted, frames);
+        assertEquals(rest.length, a.txBatch(rest, rest.length));
+        receive(b, frames);
+        for (int i = 0; i < frames; i++)
+        {
+            assertPayload(b, ids[i], i, 64);
+            b.pool().free(ids[i]);
+        }
+        drainTx(a);
     }
 
     @Test

@@ -87,6 +87,12 @@ final class EngineTasks implements EngineInvoker
     }
 
     @Override
+    public boolean isEngineThread()
+    {
+        return Thread.currentThread() == driver;
+    }
+
+    @Override
     public int invokeAndWait(final Runnable task, final long timeoutNs)
     {
         if (Thread.currentThread() == driver)

@@ -22,6 +22,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  * it is an unknown QPN, before RTR a QP that is not ready.
  * As in rxe (rxe_rcv), {@code rcvd_pkts}/{@code rcvd_bytes} count the packets that passed every check; each
  * dropped packet is counted once, under its reason.
+ * <p>
+ * One pass over the payload: the ICRC is checked and the payload placed (the responder's or completer's copy into
+ * the MR) within this one call per packet, nothing else in between, so the copy reads the bytes the CRC pass has
+ * just brought into L1 (a 4 KiB packet is a small part of it) instead of from memory again: CRC and copy of a cold
+ * 4 KiB packet cost 1.3 times the CRC alone, where a copy of its own would cost as much again as the CRC
+ * ({@code RxPassBench}, docs/performance.md). The order is the IBA's: a packet whose ICRC fails is dropped whole
+ * (the ICRC of IBA Annex A17.3.3, checked among the packet checks of ch. 9; rxe_icrc_check before any placement),
+ * so nothing of it may reach the MR. Fusing the two chunk by chunk would save about a tenth more but would place
+ * bytes before the ICRC is known, and a corrupt RETH could send them anywhere its rkey reaches. Keep the two
+ * together: checking a whole receive batch before placing any of it would make the copies read from outside the
+ * cache.
  */
 final class Receiver
 {

@@ -267,15 +267,24 @@ final class Requester
         bth.wrap(buf, b).init(reqOpcode, solicited, pad, RoceV2.DEFAULT_PKEY, destQpn, ackReq, psn);
         writeExtensionHeaders(c, wqe, reqOpcode, kind, buf, b, done, length);
 
-        final int payloadOffset = b + Opcode.headerLength(reqOpcode);
-        if (payload > 0 && MrStatus.OK != mr.gather(c.qp.pd(), wqe, buf, payloadOffset, payload))
+        final int headerLength = Opcode.headerLength(reqOpcode);
+        final boolean sent;
+        if (tx.canGather(payload) && mr.zeroCopy(c.qp.pd(), wqe, payload))
         {
-            tx.abort();
-            failWqe(c, wqe, WcStatus.LOC_PROT_ERR);
-            return 0;
+            // the NIC reads the payload from the DMA-mapped MR (a retransmission reads it there again)
+            sent = tx.finishGather(dgidHi, dgidLo, sport, headerLength, mr.region(), mr.zeroCopyVa(), payload, pad);
         }
-        final int transportLength = Opcode.headerLength(reqOpcode) + payload;
-        if (tx.finish(dgidHi, dgidLo, sport, transportLength, pad)) // a refused packet counts as lost
+        else
+        {
+            if (payload > 0 && MrStatus.OK != mr.gather(c.qp.pd(), wqe, buf, b + headerLength, payload))
+            {
+                tx.abort();
+                failWqe(c, wqe, WcStatus.LOC_PROT_ERR);
+                return 0;
+            }
+            sent = tx.finish(dgidHi, dgidLo, sport, headerLength + payload, pad);
+        }
+        if (sent) // a refused packet counts as lost
         {
             countRequest(c, kind, psn);
         }

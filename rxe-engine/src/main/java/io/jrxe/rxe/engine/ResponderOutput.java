@@ -27,6 +27,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *  atomic ACK:     | BTH (ATOMIC_ACKNOWLEDGE) | AETH | AtomicAckETH (original value) |
  *  READ response:  | BTH (READ_RESPONSE_FIRST/MIDDLE/LAST/ONLY) | AETH (not on MIDDLE) | data (<= MTU) |
  * </pre>
+ * A READ response whose data lies in a DMA-mapped MR goes out zero-copy, the NIC reading the data from the MR
+ * ({@link Transmitter#finishGather}); a duplicate READ answered again reads it there again.
  */
 final class ResponderOutput
 {
@@ -207,18 +209,26 @@ final class ResponderOutput
                 aeth.wrap(buf, b + aethOffset).init(Aeth.ACK_UNLIMITED, c.respMsn);
             }
             final int headerLength = Opcode.headerLength(opcode);
-            if (payload > 0)
+            final int rkey = c.resources.rkey[c.readResource];
+            final boolean out;
+            if (tx.canGather(payload) && mr.zeroCopyRemote(c.qp.pd(), c.qpn, rkey, c.readVa, payload))
             {
-                final int rkey = c.resources.rkey[c.readResource];
-                if (MrStatus.OK != mr.copyFromRemote(
+                // the NIC reads the response's payload from the DMA-mapped MR itself
+                out = tx.finishGather(
+                    c.dgidHi, c.dgidLo, c.udpSport, headerLength, mr.region(), c.readVa, payload, pad);
+            }
+            else
+            {
+                if (payload > 0 && MrStatus.OK != mr.copyFromRemote(
                     c.qp.pd(), c.qpn, rkey, c.readVa, buf, b + headerLength, payload))
                 {
                     tx.abort();
                     c.readResource = -1;
                     return -1;
                 }
+                out = tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad);
             }
-            if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, headerLength + payload, pad))
+            if (out)
             {
                 counters.increment(c, RxeCounter.READ_RESP_SENT);
             }

@@ -514,6 +514,24 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         return tasks.invokeAndWait(task, timeoutNs);
     }
 
+    @Override
+    public boolean isEngineThread()
+    {
+        return tasks.isEngineThread();
+    }
+
+    @Override
+    public long zeroCopyTicket()
+    {
+        return tx.zeroCopyTicket();
+    }
+
+    @Override
+    public boolean zeroCopyRetired(final long ticket)
+    {
+        return tx.zeroCopyRetired(ticket);
+    }
+
     /**
      * The thread that drives this engine from now on (an agent's, at its start), or null when it stops: tasks it
      * submits run inline, and other threads' tasks wait for it.

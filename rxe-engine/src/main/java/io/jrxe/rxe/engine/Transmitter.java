@@ -4,6 +4,7 @@ import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.rxe.net.RxePacketIo;
 import io.jrxe.rxe.proto.Icrc;
 import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.spi.MrEntry;
 import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -18,6 +19,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  *                       | BTH | ext | payload | (pad) | (ICRC) |
  *  finish(...)      ->  io.prepare(...) fills | Eth | IP | UDP | in front, then ICRC, then io.send(id)
  * </pre>
+ * Zero-copy ({@link #finishGather}): a payload in a DMA-mapped MR stays there; the packet buffer holds the headers
+ * and, after them, a trailer with pad and ICRC, and the NIC reads the frame as a chain of three descriptors
+ * (virtio 1.1 §2.6.5), the ICRC computed over headers and payload in one pass without a copy:
+ * <pre>
+ *  packet buffer  | virtio_net_hdr | Eth | IPv4 | UDP | BTH | ext |  pad | ICRC |
+ *                 |<------------- desc 0 (NEXT) ------------------>|<- desc 2 ->|
+ *  MR (DMA-mapped)                               | payload: desc 1 (NEXT) |
+ *  on the wire:   | Eth | IPv4 | UDP | BTH | ext | payload                | pad | ICRC |
+ * </pre>
+ * Only over IPv4 (UDP checksum 0, RoCEv2 A17.4.5.1): the IPv6 stack computes the UDP checksum over the buffer.
  */
 final class Transmitter
 {
@@ -27,6 +38,11 @@ final class Transmitter
      * likewise stops at its in-flight limit while responses go on).
      */
     static final int REQUESTER_TX_RESERVE = 8;
+    /**
+     * Smallest payload sent zero-copy: below it copying into the buffer costs less than two more descriptors and the
+     * device's walk of the chain.
+     */
+    static final int ZERO_COPY_MIN_PAYLOAD = 512;
 
     private final RxePacketIo io;
     private final PacketPool pool;
@@ -35,6 +51,8 @@ final class Transmitter
     private final EngineCounters counters;
     private final TxInflight inflight;
     private final int requesterReserve;
+    /** The packet I/O takes two gather segments (payload, trailer) per packet. */
+    private final boolean gatherSupported;
     private int udpPayloadOffsetV4;
     private int udpPayloadOffsetV6;
 
@@ -58,6 +76,16 @@ final class Transmitter
         this.counters = counters;
         this.udpPayloadOffsetV4 = io.udpPayloadOffset(false);
         this.udpPayloadOffsetV6 = io.udpPayloadOffset(true);
+        this.gatherSupported = io.maxTxGather() >= 2;
+    }
+
+    /**
+     * Whether the packet begun last may take {@code payload} bytes from a DMA-mapped MR ({@link #finishGather}):
+     * the packet I/O gathers, the packet goes over IPv4 and the payload is long enough to be worth it.
+     */
+    boolean canGather(final int payload)
+    {
+        return gatherSupported && !ipv6 && payload >= ZERO_COPY_MIN_PAYLOAD;
     }
 
     UnsafeBuffer buffer()
@@ -180,6 +208,74 @@ final class Transmitter
         io.send(id);
         counters.sentPacket(owner, udpPayloadLength);
         return true;
+    }
+
+    /**
+     * Completes and sends the packet begun last with its payload read by the NIC from a DMA-mapped MR: prepares
+     * IP/UDP, computes the ICRC over the headers and the payload in the MR, writes pad and ICRC after the headers
+     * and appends the payload and that trailer as gather segments.
+     *
+     * @param headerLength bytes from the BTH to the end of the extension headers
+     * @param mr           the DMA-mapped region holding the payload (checked by the caller for a local read)
+     * @param va           VA of the payload's first byte in {@code mr}
+     * @param payload      payload bytes, all in {@code mr}
+     * @param pad          pad bytes (already reflected in the BTH PadCnt)
+     * @return false if the stack could not prepare it (the packet is dropped, as if lost on the wire)
+     */
+    boolean finishGather(
+        final long dstGidHi, final long dstGidLo, final int srcUdpPort, final int headerLength, final MrEntry mr,
+        final long va, final int payload, final int pad)
+    {
+        final int id = this.id;
+        final QpContext owner = this.owner;
+        this.id = -1;
+        this.owner = null;
+        final int udpPayloadLength = headerLength + payload + pad + Icrc.LENGTH;
+        lastFrameLength = 0;
+        if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength))
+        {
+            pool.free(id);
+            counters.increment(owner, RxeCounter.SEND_ERR);
+            return false;
+        }
+        final int ipOffset = bthOffset - RoceV2.UDP_HEADER_LENGTH - RoceV2.IPV4_HEADER_LENGTH;
+        final int headEnd = bthOffset + headerLength;
+        final int value = icrc.computeGather(
+            buffer, ipOffset, headEnd - ipOffset, mr.crcView(), mr.dmaView(), (int)(va - mr.iova()), payload, pad);
+        for (int i = 0; i < pad; i++)
+        {
+            buffer.putByte(headEnd + i, (byte)0);
+        }
+        buffer.putInt(headEnd + pad, value, Icrc.WIRE_ORDER);
+        final int dataOffset = pool.dataOffset(id);
+        pool.length(id, headEnd - dataOffset); // the frame's head; the NIC reads the rest from the segments
+        // a fresh buffer has no segments and the I/O takes two: these cannot be refused
+        io.gather(id, mr.dmaAddress(va), payload);
+        io.gather(id, pool.dataIova(id) + (headEnd - dataOffset), pad + Icrc.LENGTH);
+        lastFrameLength = headEnd - dataOffset + payload + pad + Icrc.LENGTH;
+        if (null != owner)
+        {
+            inflight.onSend(pool, id, owner); // the chain's head buffer carries the tag: freed with the chain
+        }
+        io.send(id);
+        counters.sentPacket(owner, udpPayloadLength);
+        counters.increment(owner, RxeCounter.TX_ZERO_COPY);
+        return true;
+    }
+
+    /** Ticket of the latest zero-copy packet, for {@link #zeroCopyRetired}. Engine thread (control path). */
+    long zeroCopyTicket()
+    {
+        return io.txGatherSequence();
+    }
+
+    /**
+     * Whether the NIC can no longer read the memory of any zero-copy packet up to {@code ticket} (it reclaims what
+     * it has sent first). Engine thread, control path: it may scan every packet buffer.
+     */
+    boolean zeroCopyRetired(final long ticket)
+    {
+        return io.txGatherOldest() > ticket;
     }
 
     /** Gives the buffer begun last back without sending it. */

@@ -85,6 +85,30 @@ public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandle
     }
 
     @Override
+    public int maxTxGather()
+    {
+        return stack.maxTxGather();
+    }
+
+    @Override
+    public boolean gather(final int id, final long iova, final int length)
+    {
+        return stack.gather(id, iova, length);
+    }
+
+    @Override
+    public long txGatherSequence()
+    {
+        return stack.txGatherSequence();
+    }
+
+    @Override
+    public long txGatherOldest()
+    {
+        return stack.txGatherOldest();
+    }
+
+    @Override
     public boolean awaitingNeighbor(final long dstGidHi, final long dstGidLo)
     {
         return RxePacketIo.isIpv4Mapped(dstGidHi, dstGidLo) ?

@@ -107,6 +107,42 @@ public interface RxePacketIo
     }
 
     /**
+     * Segments of memory the NIC reads itself ({@link #gather}) a packet may have after its buffer; 0 (the default)
+     * when the packet I/O cannot send a packet from more than one buffer: then every payload is copied.
+     */
+    default int maxTxGather()
+    {
+        return 0;
+    }
+
+    /**
+     * Appends {@code length} bytes the NIC reads at {@code iova} to the prepared IPv4 packet in buffer {@code id}:
+     * the frame is the buffer's {@code pool().length(id)} bytes, then the segments in order
+     * ({@link io.jrxe.driver.NicDevice#txGather}). Call after {@link #prepare} and before {@link #send}.
+     *
+     * @return false if no more segments can be added
+     */
+    default boolean gather(final int id, final long iova, final int length)
+    {
+        return false;
+    }
+
+    /** Ticket of the latest packet given segments ({@link io.jrxe.driver.NicDevice#txGatherSequence()}). */
+    default long txGatherSequence()
+    {
+        return 0;
+    }
+
+    /**
+     * Reclaims sent packets and returns the oldest ticket whose segments the NIC may still read, {@link Long#MAX_VALUE}
+     * if none ({@link io.jrxe.driver.NicDevice#txGatherOldest()}). Control path.
+     */
+    default long txGatherOldest()
+    {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Packets that can still be sent before the transmit queue is full (it stays full while the NIC's ring is):
      * senders stop at it instead of having packets dropped. The default, for packet I/O that never pushes back,
      * is unbounded.

@@ -27,6 +27,15 @@ import java.util.zip.CRC32;
  * engine's: not yet handed to the NIC, or already received). Otherwise the pseudo-header is copied into a
  * scratch array, masked there, and the packet is not written.
  * <p>
+ * A packet whose payload the NIC gathers from elsewhere (zero-copy transmit: headers in a packet buffer, payload
+ * in a registered memory region, pad and ICRC in a trailer) has its ICRC computed by {@link #computeGather} in the
+ * same single pass, the CRC continued from the masked headers over the payload where it lies, then the pad:
+ * <pre>
+ *  packet buffer:  | 8 x 0xFF | IP | UDP | BTH | ext headers |      CRC over these (masked in place),
+ *  MR memory:                                                | payload |      then over these, not copied,
+ *  (zeros):                                                            | pad |      then the pad: the ICRC
+ * </pre>
+ * <p>
  * Allocates nothing per packet: the CRC engine, the scratch pseudo-header and, for off-heap memory without a
  * {@link ByteBuffer}, a copy chunk are reused. For a buffer over a direct {@link ByteBuffer} a duplicate view is
  * made once per distinct backing buffer (normally one: the packet pool's region) and then re-pointed, so that
@@ -49,6 +58,14 @@ public final class Icrc
     private final byte[] pseudoHeader =
         new byte[PREFIX_LENGTH + MAX_IP_HEADER_LENGTH + RoceV2.UDP_HEADER_LENGTH + Bth.LENGTH];
     private final byte[] copyChunk = new byte[COPY_CHUNK_LENGTH];
+    private final byte[] zeroPad = new byte[3];
+    // what mask() overwrote, for restore(): IPv4 TOS/TTL/checksum (IPv6 class/flow/hop limit), UDP checksum, BTH
+    // byte 4 and the 8 bytes before the IP header
+    private long savedPrefix;
+    private int savedIpWord0;
+    private int savedIpWord;
+    private short savedUdpChecksum;
+    private byte savedBthByte4;
     private ByteBuffer viewSource;
     private ByteBuffer view;
 
@@ -178,47 +195,111 @@ public final class Icrc
         return buffer.getInt(ipOffset + length - LENGTH, WIRE_ORDER) == compute(buffer, ipOffset, length);
     }
 
-    private int computeInPlace(final MutableDirectBuffer buffer, final int ipOffset, final int ipPacketLength)
+    /**
+     * Computes the ICRC of a packet whose headers are in {@code buffer} and whose payload is elsewhere: the CRC runs
+     * over the masked pseudo-header and headers in place, then over the payload where it lies, then over
+     * {@code pad} zero bytes. The IP and UDP length fields must already count payload, pad and ICRC.
+     *
+     * @param buffer        holding the IP, UDP, BTH and extension headers, with 8 bytes before the IP header
+     * @param ipOffset      offset of the IP header, at least 8
+     * @param headLength    bytes from {@code ipOffset} to the end of the last header (the first payload byte)
+     * @param payloadView   a direct ByteBuffer over the payload's memory, private to this thread (its position and
+     *                      limit are overwritten), or null to read {@code payload} in chunks
+     * @param payload       the payload's memory, used when {@code payloadView} is null; its wrap adjustment maps
+     *                      {@code payloadIndex} into {@code payloadView}
+     * @param payloadIndex  index of the first payload byte in {@code payload}
+     * @param payloadLength payload bytes
+     * @param pad           pad bytes after the payload, 0..3, zero on the wire
+     * @return the CRC value, as {@link #compute} returns it
+     */
+    public int computeGather(
+        final MutableDirectBuffer buffer,
+        final int ipOffset,
+        final int headLength,
+        final ByteBuffer payloadView,
+        final DirectBuffer payload,
+        final int payloadIndex,
+        final int payloadLength,
+        final int pad)
+    {
+        final int start = ipOffset - PREFIX_LENGTH;
+        mask(buffer, ipOffset);
+        try
+        {
+            crc.reset();
+            update(buffer, start, PREFIX_LENGTH + headLength);
+            if (null != payloadView)
+            {
+                final int at = payload.wrapAdjustment() + payloadIndex;
+                payloadView.clear();
+                payloadView.position(at);
+                payloadView.limit(at + payloadLength);
+                crc.update(payloadView);
+            }
+            else
+            {
+                updateByCopy(payload, payloadIndex, payloadLength);
+            }
+            crc.update(zeroPad, 0, pad);
+        }
+        finally
+        {
+            restore(buffer, ipOffset);
+        }
+        return (int)crc.getValue();
+    }
+
+    /** Masks the variant fields and the 8 bytes before the IP header in place, saving them in fields. */
+    private void mask(final MutableDirectBuffer buffer, final int ipOffset)
     {
         final int first = buffer.getByte(ipOffset);
         final boolean ipv6 = 6 == (first & 0xF0) >>> 4;
         final int ipHeaderLength = ipv6 ? RoceV2.IPV6_HEADER_LENGTH : (first & 0x0F) * 4;
         final int start = ipOffset - PREFIX_LENGTH;
-        final int ipWord = ipOffset + (ipv6 ? 4 : 8); // v4: TTL, protocol, checksum; v6: length, next, hop limit
+        final int ipWord = ipOffset + (ipv6 ? 4 : 8);
         final int udpChecksum = ipOffset + ipHeaderLength + 6;
         final int bthByte4 = ipOffset + ipHeaderLength + RoceV2.UDP_HEADER_LENGTH + Bth.FECN_BECN_OFFSET;
-
-        final long savedPrefix = buffer.getLong(start);
-        final int savedIpWord0 = buffer.getInt(ipOffset);
-        final int savedIpWord = buffer.getInt(ipWord);
-        final short savedUdpChecksum = buffer.getShort(udpChecksum);
-        final byte savedBthByte4 = buffer.getByte(bthByte4);
-
+        savedPrefix = buffer.getLong(start);
+        savedIpWord0 = buffer.getInt(ipOffset);
+        savedIpWord = buffer.getInt(ipWord);
+        savedUdpChecksum = buffer.getShort(udpChecksum);
+        savedBthByte4 = buffer.getByte(bthByte4);
         buffer.putLong(start, -1L);
         if (ipv6)
         {
-            buffer.putByte(ipOffset, (byte)(first | 0x0F));  // traffic class, high nibble
-            buffer.putByte(ipOffset + 1, (byte)0xFF);        // traffic class low nibble, flow label high nibble
-            buffer.putShort(ipOffset + 2, (short)0xFFFF);    // flow label
-            buffer.putByte(ipOffset + 7, (byte)0xFF);        // hop limit
+            buffer.putByte(ipOffset, (byte)(first | 0x0F));
+            buffer.putByte(ipOffset + 1, (byte)0xFF);
+            buffer.putShort(ipOffset + 2, (short)0xFFFF);
+            buffer.putByte(ipOffset + 7, (byte)0xFF);
         }
         else
         {
-            buffer.putByte(ipOffset + 1, (byte)0xFF);        // TOS (DSCP + ECN)
-            buffer.putByte(ipOffset + 8, (byte)0xFF);        // TTL
-            buffer.putShort(ipOffset + 10, (short)0xFFFF);   // header checksum
+            buffer.putByte(ipOffset + 1, (byte)0xFF);
+            buffer.putByte(ipOffset + 8, (byte)0xFF);
+            buffer.putShort(ipOffset + 10, (short)0xFFFF);
         }
         buffer.putShort(udpChecksum, (short)0xFFFF);
         buffer.putByte(bthByte4, (byte)0xFF);
+    }
 
-        crc.reset();
-        update(buffer, start, PREFIX_LENGTH + ipPacketLength - LENGTH);
-
-        buffer.putLong(start, savedPrefix);
+    /** Undoes {@link #mask}: the version nibble and IPv4 IHL are never masked, so the offsets are found again. */
+    private void restore(final MutableDirectBuffer buffer, final int ipOffset)
+    {
+        final boolean ipv6 = 6 == (buffer.getByte(ipOffset) & 0xF0) >>> 4;
+        final int ipHeaderLength = ipv6 ? RoceV2.IPV6_HEADER_LENGTH : (buffer.getByte(ipOffset) & 0x0F) * 4;
+        buffer.putLong(ipOffset - PREFIX_LENGTH, savedPrefix);
         buffer.putInt(ipOffset, savedIpWord0);
-        buffer.putInt(ipWord, savedIpWord);
-        buffer.putShort(udpChecksum, savedUdpChecksum);
-        buffer.putByte(bthByte4, savedBthByte4);
+        buffer.putInt(ipOffset + (ipv6 ? 4 : 8), savedIpWord);
+        buffer.putShort(ipOffset + ipHeaderLength + 6, savedUdpChecksum);
+        buffer.putByte(ipOffset + ipHeaderLength + RoceV2.UDP_HEADER_LENGTH + Bth.FECN_BECN_OFFSET, savedBthByte4);
+    }
+
+    private int computeInPlace(final MutableDirectBuffer buffer, final int ipOffset, final int ipPacketLength)
+    {
+        mask(buffer, ipOffset);
+        crc.reset();
+        update(buffer, ipOffset - PREFIX_LENGTH, PREFIX_LENGTH + ipPacketLength - LENGTH);
+        restore(buffer, ipOffset);
         return (int)crc.getValue();
     }
 

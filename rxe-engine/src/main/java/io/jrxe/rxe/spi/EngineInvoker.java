@@ -22,4 +22,33 @@ public interface EngineInvoker
      * @return 0, or {@code -ETIMEDOUT} if the engine did not run it in time (it may still run later)
      */
     int invokeAndWait(Runnable task, long timeoutNs);
+
+    /** @return whether the calling thread is the one driving the engine (its tasks run inline). */
+    default boolean isEngineThread()
+    {
+        return false;
+    }
+
+    /**
+     * Engine thread: a ticket standing for every zero-copy packet sent so far (packets whose payload the NIC reads
+     * from a DMA-mapped MR), for {@link #zeroCopyRetired}.
+     *
+     * @return the ticket
+     */
+    default long zeroCopyTicket()
+    {
+        return 0;
+    }
+
+    /**
+     * Engine thread, control path: whether the NIC can no longer read the MR memory of any zero-copy packet up to
+     * {@code ticket} (transmitted and reclaimed, or dropped), so that memory may be unmapped.
+     *
+     * @param ticket from {@link #zeroCopyTicket()}
+     * @return true once retired
+     */
+    default boolean zeroCopyRetired(final long ticket)
+    {
+        return true;
+    }
 }

@@ -323,6 +323,77 @@ public final class MrAccess
         return status;
     }
 
+    /**
+     * Whether the next {@code length} payload bytes of a send WQE can go to the NIC straight from registered
+     * memory: they lie in one SGE, inside a DMA-mapped user MR ({@link MrEntry#dmaMapped()}) the SGE's lkey names
+     * for a local read. If so the WQE's cursor advances past them, as {@link #gather} would, and
+     * {@link #region()} and {@link #zeroCopyVa()} say where they are; if not nothing changes and the caller copies
+     * ({@link #gather} then reports any key error).
+     *
+     * @param pd     QP's PD.
+     * @param wqe    send WQE.
+     * @param length payload bytes of the packet, at least 1.
+     * @return true if the NIC can read the payload from the MR.
+     */
+    public boolean zeroCopy(final ProtectionDomain pd, final SendWqe wqe, final int length)
+    {
+        if (wqe.isInline())
+        {
+            return false;
+        }
+        final SgeList sgl = wqe.sgl();
+        int index = wqe.sgeIndex();
+        int offset = wqe.sgeOffset();
+        while (index < sgl.count() && offset == (sgl.length(index) & 0xffff_ffffL)) // cursor at an SGE's end
+        {
+            index++;
+            offset = 0;
+        }
+        if (index >= sgl.count())
+        {
+            return false;
+        }
+        final long sgeLength = sgl.length(index) & 0xffff_ffffL;
+        if (sgeLength - offset < length)
+        {
+            return false; // the payload spans SGEs: copied (one segment per packet keeps the chain short)
+        }
+        final long at = sgl.address(index) + offset;
+        final MrEntry mr = table.region(sgl.lkey(index));
+        if (null == mr || !mr.dmaMapped() || MrStatus.OK != checkLocal(pd, sgl.lkey(index), 0, at, length))
+        {
+            return false;
+        }
+        offset += length;
+        if (offset == sgeLength)
+        {
+            index++;
+            offset = 0;
+        }
+        wqe.sgeIndex(index).sgeOffset(offset);
+        return true;
+    }
+
+    /**
+     * Whether {@code length} bytes of remotely readable memory (an RDMA READ response's payload) can go to the NIC
+     * straight from a DMA-mapped user MR, directly or through a window over one. If not, the caller copies with
+     * {@link #copyFromRemote}, which reports any key error.
+     *
+     * @return true if the rkey grants REMOTE_READ of the range and the region is DMA-mapped; then {@link #region()}
+     * is the region
+     */
+    public boolean zeroCopyRemote(
+        final ProtectionDomain pd, final int qpn, final int rkey, final long va, final int length)
+    {
+        return MrStatus.OK == checkRemote(pd, qpn, rkey, AccessFlags.REMOTE_READ, va, length) && region.dmaMapped();
+    }
+
+    /** @return the VA (in {@link #region()}) of the first byte resolved by the last successful check. */
+    public long zeroCopyVa()
+    {
+        return va;
+    }
+
     // Check every SGE piece first, then copy, so a failure leaves memory and cursor untouched.
     private int walk(
         final ProtectionDomain pd,

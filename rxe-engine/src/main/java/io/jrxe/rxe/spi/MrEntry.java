@@ -1,5 +1,6 @@
 package io.jrxe.rxe.spi;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.jrxe.rxe.verbs.AccessFlags;
@@ -22,6 +23,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  *     end of the data); SG_GAPS: segment i is scatter/gather element i, of any length and alignment
  *
  *   lkey = rkey = | index (24 bits) | key byte (8 bits) |       rkey 0 when no remote right (user MRs)
+ *
+ *   DMA-mapped (ib_reg_mr over ib_dma_alloc_coherent memory): the NIC reaches the same bytes at
+ *     dmaAddress + (va - iova)      (what a hardware RNIC's MTT holds), so a packet's payload can be a descriptor
+ *                                   of its own, read by the NIC from the MR itself (zero-copy transmit)
  * </pre>
  * Writers: a user MR's translation is fixed at registration; a fast-registration MR's translation, keys, rights
  * and state are written by the engine thread only (REG_MR and LOCAL_INV in send-queue order, SEND with Invalidate
@@ -38,6 +43,9 @@ public final class MrEntry
 
     /** Registered over contiguous memory ({@code ib_reg_mr}). */
     public static final int KIND_USER = 0;
+    /** {@link #dmaAddress(long)} of a region the NIC cannot reach. */
+    public static final long NOT_DMA_MAPPED = -1L;
+
     /** Allocated for fast registration ({@code ib_alloc_mr}); registered by REG_MR work requests. */
     public static final int KIND_FAST = 1;
     /** A fast memory region ({@code ib_alloc_fmr}); mapped by {@code ib_map_phys_fmr}. */
@@ -58,6 +66,12 @@ public final class MrEntry
     private final long[] segAddr;
     private final long[] segStart;
     private int segCount;
+    /** IOVA at which the NIC reads the byte at {@link #address}, {@link #NOT_DMA_MAPPED} if it cannot. */
+    private long dmaAddress = NOT_DMA_MAPPED;
+    /** A view over the region's bytes, for the ICRC over a payload the NIC reads from the region. */
+    private UnsafeBuffer dmaView;
+    /** A private duplicate of {@link #dmaView}'s ByteBuffer (engine thread), so the CRC runs over it in place. */
+    private ByteBuffer crcView;
 
     private final long[] stagedAddr;
     private final long[] stagedStart;
@@ -97,6 +111,38 @@ public final class MrEntry
         e.length = length;
         e.iova = iova;
         e.state = STATE_VALID;
+        return e;
+    }
+
+    /**
+     * A user MR over memory the NIC can read by DMA (mapped through its IOMMU for as long as the MR lives): the
+     * engine may let the NIC take a packet's payload from it directly.
+     *
+     * @param dmaAddress IOVA of the byte at {@code address} in the NIC's address space
+     * @param view       a view over exactly the region's bytes (index 0 = {@code address}); one over a direct
+     *                   ByteBuffer lets the ICRC run over the bytes in place
+     * @return the entry
+     * @see #user(ProtectionDomain, int, int, int, long, long, long)
+     */
+    public static MrEntry userDma(
+        final ProtectionDomain pd,
+        final int index,
+        final int keyByte,
+        final int access,
+        final long address,
+        final long length,
+        final long iova,
+        final long dmaAddress,
+        final UnsafeBuffer view)
+    {
+        final MrEntry e = user(pd, index, keyByte, access, address, length, iova);
+        e.dmaAddress = dmaAddress;
+        e.dmaView = view;
+        final ByteBuffer source = view.byteBuffer();
+        if (null != source && source.isDirect())
+        {
+            e.crcView = source.duplicate();
+        }
         return e;
     }
 
@@ -199,6 +245,36 @@ public final class MrEntry
     public long address()
     {
         return address;
+    }
+
+    /** @return whether the NIC can read the region's bytes by DMA ({@link #userDma}). */
+    public boolean dmaMapped()
+    {
+        return NOT_DMA_MAPPED != dmaAddress;
+    }
+
+    /**
+     * @param va an I/O virtual address inside a DMA-mapped region
+     * @return the address at which the NIC reads that byte
+     */
+    public long dmaAddress(final long va)
+    {
+        return dmaAddress + (va - iova);
+    }
+
+    /** @return the view over the region's bytes of a DMA-mapped region (index 0 = the byte at {@code iova}). */
+    public UnsafeBuffer dmaView()
+    {
+        return dmaView;
+    }
+
+    /**
+     * @return a duplicate of the direct ByteBuffer under {@link #dmaView()}, private to the engine thread (its
+     * position and limit are the caller's), or null if the memory has none
+     */
+    public ByteBuffer crcView()
+    {
+        return crcView;
     }
 
     /** @return capacity of the page list, 0 for a user MR. */

@@ -130,7 +130,12 @@ public enum RxeCounter
      * {@code qp->need_req_skb} there and counts nothing): counted when it stops after having sent, not again for
      * each run that finds it still stopped.
      */
-    NEED_REQ_SKB(52, "need_req_skb", "requester stopped at the QP's in-flight packet limit");
+    NEED_REQ_SKB(52, "need_req_skb", "requester stopped at the QP's in-flight packet limit"),
+    /**
+     * Packets whose payload the NIC read straight from a DMA-mapped MR (a descriptor chain: headers, payload,
+     * ICRC) instead of from a copy in a packet buffer.
+     */
+    TX_ZERO_COPY(53, "tx_zero_copy", "packets sent with the payload gathered from the MR");
 
     private static final RxeCounter[] BY_ID;
 

@@ -3,6 +3,8 @@ package io.jrxe.rxe.verbs;
 import io.jrxe.driver.mem.DmaRegion;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * Memory from {@link DeviceDma#allocCoherent} ({@code ib_dma_alloc_coherent}): mapped for the device for as long as
  * it lives, zeroed, with the CPU address, the DMA handle the device uses and a buffer view of exactly
@@ -21,6 +23,8 @@ public final class CoherentBuffer
     private final long length;
     private final UnsafeBuffer buffer;
     private boolean freed;
+    /** Memory regions registered over this buffer: it is not freed while the NIC may read it for one of them. */
+    private final AtomicInteger registrations = new AtomicInteger();
 
     CoherentBuffer(final DeviceDma owner, final DmaRegion region, final int length)
     {
@@ -63,6 +67,22 @@ public final class CoherentBuffer
     DeviceDma owner()
     {
         return owner;
+    }
+
+    /** @return memory regions registered over this buffer and not deregistered. */
+    int registrations()
+    {
+        return registrations.get();
+    }
+
+    void registered()
+    {
+        registrations.incrementAndGet();
+    }
+
+    void deregistered()
+    {
+        registrations.decrementAndGet();
     }
 
     /** Unmaps and releases the memory; idempotence is the caller's check (double free is an error there). */

@@ -300,8 +300,8 @@ public final class DeviceDma
      * {@code ib_dma_free_coherent}: unmaps and frees memory from {@link #allocCoherent}.
      *
      * @param buffer what allocCoherent returned.
-     * @throws VerbsException EINVAL for null, a buffer of another device or one already freed; EIO if the IOMMU
-     *     fails to unmap (the buffer is freed all the same).
+     * @throws VerbsException EINVAL for null, a buffer of another device or one already freed; EBUSY while a memory
+     *     region is registered over it; EIO if the IOMMU fails to unmap (the buffer is freed all the same).
      */
     public synchronized void freeCoherent(final CoherentBuffer buffer)
     {
@@ -313,6 +313,12 @@ public final class DeviceDma
         {
             throw new VerbsException(Errno.EINVAL, "freeCoherent: buffer at 0x" +
                 Long.toHexString(buffer.cpuAddress()) + " is already freed (double free)");
+        }
+        if (buffer.registrations() > 0)
+        {
+            throw new VerbsException(Errno.EBUSY, "freeCoherent: " + buffer.registrations() + " memory region(s) " +
+                "are registered over the buffer at 0x" + Long.toHexString(buffer.cpuAddress()) + "; deregister " +
+                "them first (the NIC may read it for their packets until then)");
         }
         coherentBuffers--;
         try

@@ -33,8 +33,17 @@ public final class MemoryRegion
     private volatile int pageSize;
     private volatile boolean deregistered;
 
+    /** The DMA memory a DMA-mapped user region covers ({@link RxeDevice#regMr(ProtectionDomain, CoherentBuffer, int)}). */
+    private final CoherentBuffer coherent;
+
     MemoryRegion(final ProtectionDomain pd, final MrType type, final MrEntry entry)
     {
+        this(pd, type, entry, null);
+    }
+
+    MemoryRegion(final ProtectionDomain pd, final MrType type, final MrEntry entry, final CoherentBuffer coherent)
+    {
+        this.coherent = coherent;
         this.pd = pd;
         this.type = type;
         this.entry = entry;
@@ -125,6 +134,21 @@ public final class MemoryRegion
     MrEntry entry()
     {
         return entry;
+    }
+
+    /** @return the DMA memory under a DMA-mapped region, null for any other. */
+    CoherentBuffer coherent()
+    {
+        return coherent;
+    }
+
+    /**
+     * @return whether the NIC reads this region's bytes itself for the payload of packets sent from it (zero-copy
+     * transmit): a region registered over {@link DeviceDma#allocCoherent} memory
+     */
+    public boolean dmaMapped()
+    {
+        return entry.dmaMapped();
     }
 
     boolean isDeregistered()

@@ -77,14 +77,70 @@ final class MemoryVerbs
         return new MemoryRegion(pd, MrType.USER, entry);
     }
 
-    /** ib_dereg_mr, and ib_dealloc_fmr's last step. */
-    void deregMr(final MemoryRegion mr)
+    /**
+     * A user region over DMA memory the NIC reaches ({@link DeviceDma#allocCoherent}): as {@link #regMr}, and the
+     * NIC may read packet payloads from it directly. The buffer cannot be freed while the region is registered.
+     */
+    MemoryRegion regMr(final ProtectionDomain pd, final CoherentBuffer buffer, final int access)
+    {
+        final String bad = AccessFlags.checkMrAccess(access);
+        if (null != bad)
+        {
+            throw new VerbsException(Errno.EINVAL, bad);
+        }
+        final int index = RxeDevice.allocate(mrIndices, "MR", attr.maxMr());
+        synchronized (buffer.owner()) // freeCoherent's lock: it sees the registration, or this sees it freed
+        {
+            if (buffer.isFreed())
+            {
+                mrIndices.free(index);
+                throw new VerbsException(Errno.EINVAL, "the coherent buffer at 0x" +
+                    Long.toHexString(buffer.cpuAddress()) + " is freed");
+            }
+            buffer.registered();
+        }
+        final long address = buffer.cpuAddress();
+        final MrEntry entry = MrEntry.userDma(pd, index, keys.nextInt(256), access, address, buffer.length(),
+            0 != (access & AccessFlags.ZERO_BASED) ? 0 : address, buffer.dmaHandle(), buffer.buffer());
+        table.put(entry);
+        pd.acquire();
+        return new MemoryRegion(pd, MrType.USER, entry, buffer);
+    }
+
+    /**
+     * First step of ib_dereg_mr: the checks, and for a DMA-mapped region the end of new accesses (FREE), so that
+     * the caller can wait, outside the device lock, for the NIC to give back the packets that read it.
+     *
+     * @return whether the region is DMA-mapped (then wait for the NIC before {@link #deregMr})
+     */
+    boolean beginDereg(final MemoryRegion mr)
+    {
+        checkDeregistrable(mr);
+        if (!mr.dmaMapped())
+        {
+            return false;
+        }
+        mr.entry().free();
+        return true;
+    }
+
+    private void checkDeregistrable(final MemoryRegion mr)
     {
         checkRegistered(mr);
         if (mr.boundWindows() > 0)
         {
             throw new VerbsException(Errno.EBUSY, "MR lkey 0x" + Integer.toHexString(mr.lkey()) + " has " +
                 mr.boundWindows() + " bound memory windows; invalidate or deallocate them first (IBA 10.6.7.2.6)");
+        }
+    }
+
+    /** ib_dereg_mr, and ib_dealloc_fmr's last step. */
+    void deregMr(final MemoryRegion mr)
+    {
+        checkDeregistrable(mr);
+        if (null != mr.coherent())
+        {
+            mr.coherent().deregistered();
         }
         mr.deregistered();
         table.remove(mr.entry());

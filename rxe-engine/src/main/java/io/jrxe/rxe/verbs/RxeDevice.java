@@ -35,6 +35,8 @@ public final class RxeDevice implements PortCapabilities
     public static final int DEFAULT_PKEY = 0xffff;
     /** {@code IB_MGMT_MAD_SIZE}: a MAD header and payload, rxe's {@code max_mad_size}. */
     public static final int MAX_MAD_SIZE = 256;
+    /** How long a deregistration waits for the NIC to give back packets that read the region's memory. */
+    private static final long DEREG_FENCE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
     private final RxeContext ctx;
     private final DeviceAttr deviceAttr;
@@ -484,13 +486,60 @@ public final class RxeDevice implements PortCapabilities
     }
 
     /**
-     * {@code ib_dereg_mr}: refused while memory windows are bound to the region.
+     * Register memory from {@link #dma()}'s {@link DeviceDma#allocCoherent} ({@code ib_reg_mr} over DMA-mapped
+     * pages, as a hardware RNIC pins and maps the pages it registers): the NIC may then read the payload of packets
+     * sent from the region straight from it, a descriptor of its own after the headers, instead of from a copy
+     * (zero-copy transmit; {@link MemoryRegion#dmaMapped()}). The buffer cannot be freed while the region is
+     * registered; its VA is its CPU address (0 with ZERO_BASED).
+     *
+     * @param pd PD.
+     * @param buffer memory allocated by this device's {@link #dma()}, not freed.
+     * @param access {@link AccessFlags}.
+     * @return the region.
+     */
+    public synchronized MemoryRegion regMr(final ProtectionDomain pd, final CoherentBuffer buffer, final int access)
+    {
+        checkPd(pd);
+        if (null == buffer || null == dma || buffer.owner() != dma)
+        {
+            throw new VerbsException(Errno.EINVAL, "regMr: the coherent buffer was not allocated by this device's " +
+                "dma()");
+        }
+        return memory.regMr(pd, buffer, access);
+    }
+
+    /**
+     * {@code ib_dereg_mr}: refused while memory windows are bound to the region. A DMA-mapped region
+     * ({@link #regMr(ProtectionDomain, CoherentBuffer, int)}) stops being usable at once, then waits until the NIC has
+     * given back every packet that reads its memory (a hardware RNIC's deregistration fences its DMA the same way),
+     * so its buffer may be freed when this returns.
      *
      * @param mr the region (user or fast registration).
+     * @throws VerbsException EBUSY if packets reading a DMA-mapped region are still in the NIC's ring and the caller
+     *     is the thread that drives the node (step it and deregister again); ETIMEDOUT if the NIC did not give them
+     *     back in time. The region stays registered, unusable, in both cases.
      */
-    public synchronized void deregMr(final MemoryRegion mr)
+    public void deregMr(final MemoryRegion mr)
     {
-        memory.deregMr(mr);
+        final boolean fence;
+        synchronized (this)
+        {
+            fence = memory.beginDereg(mr);
+        }
+        if (fence)
+        {
+            final int result = port.zeroCopyFence(DEREG_FENCE_TIMEOUT_NS);
+            if (0 != result)
+            {
+                throw new VerbsException(-result, "deregMr: the NIC may still read MR lkey 0x" +
+                    Integer.toHexString(mr.lkey()) + " for packets in its transmit ring (" + Errno.name(result) +
+                    "); drive the node and deregister again");
+            }
+        }
+        synchronized (this)
+        {
+            memory.deregMr(mr);
+        }
     }
 
     /**

@@ -10,12 +10,16 @@ import io.jrxe.rxe.spi.RecvWqe;
 import io.jrxe.rxe.spi.SendWqe;
 import io.jrxe.rxe.spi.WqeRing;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * The {@link DevicePort} of one device: each method forwards to a package-private hook of the verbs objects, so
  * the hooks stay out of the application API.
  */
 final class VerbsPort implements DevicePort
 {
+    /** Pause between two looks at the NIC's transmit ring while a deregistration waits for it. */
+    private static final long FENCE_POLL_NS = 20_000;
     private static final QpDoorbell NO_DOORBELL = (qp, send) ->
     {
     };
@@ -94,6 +98,46 @@ final class VerbsPort implements DevicePort
             return 0;
         }
         return engine.invokeAndWait(task, timeoutNs);
+    }
+
+    /**
+     * Waits until the NIC can no longer read the MR memory of any zero-copy packet sent before this call: a ticket
+     * from the engine thread, then the engine asked again until the NIC has given back every chain up to it. When
+     * the caller is the thread driving the engine (and maybe the emulated NIC) the NIC cannot progress while it
+     * waits: it is asked once, and EBUSY says to step the node and try again.
+     *
+     * @param timeoutNs how long to wait
+     * @return 0, {@code -EBUSY}, {@code -ETIMEDOUT}, or what {@link EngineInvoker#invokeAndWait} returned
+     */
+    int zeroCopyFence(final long timeoutNs)
+    {
+        final EngineInvoker engine = invoker;
+        if (null == engine)
+        {
+            return 0; // no engine: nothing was sent
+        }
+        final long[] ticket = new long[1];
+        final boolean[] retired = new boolean[1];
+        int result = engine.invokeAndWait(() -> ticket[0] = engine.zeroCopyTicket(), timeoutNs);
+        final long deadline = System.nanoTime() + timeoutNs;
+        while (0 == result)
+        {
+            result = engine.invokeAndWait(() -> retired[0] = engine.zeroCopyRetired(ticket[0]), timeoutNs);
+            if (0 != result || retired[0])
+            {
+                break;
+            }
+            if (engine.isEngineThread())
+            {
+                return -Errno.EBUSY;
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                return -Errno.ETIMEDOUT;
+            }
+            LockSupport.parkNanos(FENCE_POLL_NS);
+        }
+        return result;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.jrxe.rxe.node;
 
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.CoherentBuffer;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.MemoryRegion;
@@ -44,6 +46,18 @@ class EngineAllocationTest
     @Test
     void sendWriteReadAndAtomicsAllocateNothingPerMessage()
     {
+        run(false);
+    }
+
+    /** The same from an MR over DMA memory: the 4 KiB WRITEs go out zero-copy (descriptor chains), allocation free. */
+    @Test
+    void zeroCopyFromADmaMappedMrAllocatesNothingPerMessage()
+    {
+        run(true);
+    }
+
+    private void run(final boolean dma)
+    {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
@@ -51,7 +65,9 @@ class EngineAllocationTest
         try (NodePair pair = new NodePair(new NodePairContext().errorHandler(NodePairTest::fail)))
         {
             pair.resolve(10_000_000_000L);
-            final UnsafeBuffer bufA = new UnsafeBuffer(BufferUtil.allocateDirectAligned(2 * SIZE, 4096));
+            final CoherentBuffer coherent = dma ? pair.a().device().dma().allocCoherent(2 * SIZE) : null;
+            final UnsafeBuffer bufA = dma ? coherent.buffer() :
+                new UnsafeBuffer(BufferUtil.allocateDirectAligned(2 * SIZE, 4096));
             final UnsafeBuffer bufB = new UnsafeBuffer(BufferUtil.allocateDirectAligned(2 * SIZE, 4096));
             final ProtectionDomain pdA = pair.a().device().allocPd();
             final ProtectionDomain pdB = pair.b().device().allocPd();
@@ -59,7 +75,8 @@ class EngineAllocationTest
             final CompletionQueue cqB = pair.b().device().createCq(16, null);
             final QueuePair a = pair.a().device().createQp(pdA, init(cqA));
             final QueuePair b = pair.b().device().createQp(pdB, init(cqB));
-            final MemoryRegion mrA = pair.a().device().regMr(pdA, bufA, ACCESS);
+            final MemoryRegion mrA = dma ? pair.a().device().regMr(pdA, coherent, ACCESS) :
+                pair.a().device().regMr(pdA, bufA, ACCESS);
             final MemoryRegion mrB = pair.b().device().regMr(pdB, bufB, ACCESS);
             final QpConnector connector = new QpConnector().rdAtomic(1, 1);
             connector.connect(pair.a().device(), a, 0, GidTable.ipv4MappedLo(NodePair.IP_B), b.qpn(), 200, 100);
@@ -72,7 +89,9 @@ class EngineAllocationTest
             traffic.run(ROUNDS);
             final long allocated = threads.getThreadAllocatedBytes(tid) - before;
             assertEquals(ROUNDS + ROUNDS, bufB.getLong(SIZE), "every FETCH_ADD added one");
-            System.out.println("engine path: " + allocated + " bytes allocated over " + 4 * ROUNDS + " messages");
+            assertEquals(dma, pair.a().engine().counters().get(RxeCounter.TX_ZERO_COPY) >= 4L * 2 * ROUNDS,
+                "4 zero-copy packets per WRITE from the DMA-mapped MR");
+            System.out.println("engine path" + (dma ? " (zero-copy)" : "") + ": " + allocated + " bytes allocated over " + 4 * ROUNDS + " messages");
             // a few KB of one-off JIT and runtime noise at most; one 16-byte object per message would be 320 KB
             assertTrue(allocated < 8192, "allocated " + allocated + " bytes over " + 4 * ROUNDS + " messages");
         }

@@ -7,9 +7,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.HashSet;
 import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -129,6 +131,55 @@ class IcrcTest
             assertEquals(toHex(before), toHex(after), "the packet and the bytes before it are restored");
             // a read-only buffer takes the copying path: the same value
             assertEquals(expected, icrc.compute(HeaderFlyweightTest.readOnly(buffer), ip, packet.length));
+        }
+    }
+
+    /**
+     * The ICRC of a packet whose payload lies elsewhere (zero-copy transmit: headers in the packet buffer, payload
+     * in an MR, pad after it) equals the ICRC of the same packet laid out contiguously, in place or via a copy of the
+     * payload memory, and leaves the headers as they were.
+     */
+    @Test
+    void gatherComputesTheSameValueAsTheContiguousPacket()
+    {
+        final int headers = 20 + 8 + 12 + 16; // IPv4, UDP, BTH, RETH
+        for (final int payload : new int[] {1, 512, 1021, 4096})
+        {
+            final int pad = (4 - (payload & 3)) & 3;
+            final int ipLength = headers + payload + pad + Icrc.LENGTH;
+            final UnsafeBuffer whole = new UnsafeBuffer(ByteBuffer.allocateDirect(64 + ipLength));
+            final int ip = 16;
+            whole.putByte(ip, (byte)0x45);
+            whole.putShort(ip + 2, (short)ipLength, ByteOrder.BIG_ENDIAN);
+            whole.putByte(ip + 1, (byte)0x02);   // ECN: variant
+            whole.putByte(ip + 8, (byte)64);     // TTL: variant
+            whole.putByte(ip + 9, (byte)17);
+            whole.putShort(ip + 20 + 2, (short)4791, ByteOrder.BIG_ENDIAN);
+            for (int i = ip + 20 + 8; i < ip + headers + payload; i++)
+            {
+                whole.putByte(i, (byte)(i * 13 + payload));
+            }
+            final UnsafeBuffer mr = new UnsafeBuffer(ByteBuffer.allocateDirect(payload + 100));
+            mr.putBytes(37, whole, ip + headers, payload);
+            final UnsafeBuffer head = new UnsafeBuffer(ByteBuffer.allocateDirect(64 + ipLength));
+            head.putBytes(0, whole, 0, ip + headers);
+            for (int i = ip + headers; i < head.capacity(); i++)
+            {
+                head.putByte(i, (byte)0x5A); // not the payload: the gather must not read past the headers
+            }
+            final byte[] before = new byte[ip + headers];
+            head.getBytes(0, before);
+
+            final int expected = new Icrc().compute(whole, ip, ipLength);
+            final Icrc icrc = new Icrc();
+            final ByteBuffer view = mr.byteBuffer().duplicate();
+            assertEquals(expected, icrc.computeGather(head, ip, headers, view, mr, 37, payload, pad),
+                "payload " + payload + ", in place");
+            assertEquals(expected, icrc.computeGather(head, ip, headers, null, mr, 37, payload, pad),
+                "payload " + payload + ", by copy");
+            final byte[] after = new byte[ip + headers];
+            head.getBytes(0, after);
+            assertArrayEquals(before, after, "masked fields restored");
         }
     }
 
