@@ -324,19 +324,11 @@ final class Completer
         engine.schedule(c);
     }
 
-    /**
-     * A retry on an implied NAK (a gap in READ responses, or a later response overtaking a READ/atomic's): at most
-     * one until a WQE completes. The rewound responder resends every response after compPsn while the responses
-     * of the stream it replaced are still arriving; those look like gaps, and re-arming on mere progress made each
-     * of them rewind once more (a guest READ stream under 0.5 % loss and reordering against rxe: 230 retries and
-     * 3.6 times the packets). A loss inside the retried stream is left to the ACK timer, as rxe does (rxe_comp.c,
-     * "if we've started a retry, don't start another retry sequence, unless this is a timeout").
-     */
     private void fastRetry(final QpContext c)
     {
-        if (!c.fastRetried && !c.needRetry)
+        if (!c.retriedSinceProgress && !c.needRetry)
         {
-            c.fastRetried = true;
+            c.retriedSinceProgress = true;
             retry(c);
         }
     }
@@ -372,7 +364,6 @@ final class Completer
     private void complete(final QpContext c, final SendWqe wqe)
     {
         wqe.state(SendWqe.STATE_DONE).status(WcStatus.SUCCESS.code());
-        c.fastRetried = false;
         if (Requester.isReadAtomic(wqe.opcode()))
         {
             c.rdAtomicOutstanding--;
@@ -387,6 +378,7 @@ final class Completer
         if (Psn.after(newCompPsn, c.compPsn))
         {
             c.compPsn = newCompPsn;
+            c.retriedSinceProgress = false;
             c.retryCnt = c.retryCntAttr;
             c.rnrRetry = c.rnrRetryAttr;
         }

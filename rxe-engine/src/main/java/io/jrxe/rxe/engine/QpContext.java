@@ -77,11 +77,8 @@ final class QpContext
     int rdAtomicOutstanding;
     boolean needRetry;
     boolean waitRnr;
-    /**
-     * Set by a fast (implicit NAK) retry until the next WQE completes: the responses of the stream the retry
-     * replaced, still in flight, look like gaps and must not rewind again (rxe_comp.c: started_retry).
-     */
-    boolean fastRetried;
+    /** Set after a fast (implicit NAK) retry until progress is made, so one loss triggers one rewind. */
+    boolean retriedSinceProgress;
     /** The last run stopped because the packet pool was empty. */
     boolean txStalled;
     /** Packets handed to the stack and not yet back in the pool, responses included (rxe {@code skb_out}). */
@@ -207,7 +204,7 @@ final class QpContext
         needRetry = false;
         needReqSkb = false; // txInflight stays: the packets already sent come back all the same
         waitRnr = false;
-        fastRetried = false;
+        retriedSinceProgress = false;
         compOpcode = Opcode.NONE;
         respMsn = 0;
         respOpcode = Opcode.NONE;

@@ -82,8 +82,6 @@ public final class MemoryWire
         private boolean resolving;
         private Faults sendFaults = faults;
         private java.util.function.LongPredicate dropSent;
-        private java.util.function.LongPredicate parkSent;
-        private final ArrayList<byte[]> parked = new ArrayList<>();
         private java.util.function.IntConsumer sendObserver;
         private long sent;
         private long delivered;
@@ -138,22 +136,6 @@ public final class MemoryWire
         public void dropSent(final java.util.function.LongPredicate predicate)
         {
             this.dropSent = predicate;
-        }
-
-        /**
-         * Frames this endpoint sends whose send index matches are held back, in order, until
-         * {@link #releaseParked()} delivers them: a stream overtaken by a later one. The predicate may itself release.
-         */
-        public void parkSent(final java.util.function.LongPredicate predicate)
-        {
-            this.parkSent = predicate;
-        }
-
-        /** Delivers the parked frames to the peer, behind whatever is already in flight to it. */
-        public void releaseParked()
-        {
-            peer.inbound.addAll(parked);
-            parked.clear();
         }
 
         /** Tells {@code observer} the length of every frame this endpoint sends, before any fault applies. */
@@ -309,11 +291,6 @@ public final class MemoryWire
             }
             if (null != dropSent && dropSent.test(index))
             {
-                return;
-            }
-            if (null != parkSent && parkSent.test(index))
-            {
-                parked.add(frame);
                 return;
             }
             if (random.nextDouble() < sendFaults.loss)
