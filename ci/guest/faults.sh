@@ -91,12 +91,9 @@ transfer_secs()
     awk -v s="$1" -v n="$2" -v g="$3" 'BEGIN { if (g + 0 > 0) printf "%.3f", s * n * 8 / (g * 1e9) }'
 }
 
-# The jrxe counters that must stay 0 in a fault cell: JRXE_ERROR_COUNTERS without the NAKs that recovering from a
-# lost or reordered packet sends and receives (IBA 9.7.5.2.1: a PSN sequence error is NAKed).
-FAULT_ERROR_COUNTERS=$(for c in $JRXE_ERROR_COUNTERS; do [[ $c == nak_sent || $c == nak_rcvd ]] || echo "$c"; done)
-
-# fault_errors COUNTERS: the FAULT_ERROR_COUNTERS that are non-zero in a jrxe_counters string.
+# fault_errors COUNTERS: the jrxe error counters that are non-zero in a jrxe_counters string, without the NAKs
+# that recovering from a lost or reordered packet sends and receives (IBA 9.7.5.2.1: a PSN sequence error is NAKed).
 fault_errors()
 {
-    JRXE_ERROR_COUNTERS=$FAULT_ERROR_COUNTERS jrxe_errors "$1"
+    jrxe_errors_except "nak_sent nak_rcvd" "$1"
 }

@@ -102,8 +102,9 @@ long_secs=$SECS
 grep -q 'transport retry counter exceeded (status 12' "$JLOG" \
     || problems+=("long outage: jrxe client did not report a RETRY_EXC_ERR completion (status 12)")
 wait_until 20 rxe_port_active rxe0 || problems+=("rxe0's port did not come back ACTIVE after the long outage")
-rxe_delta_all=$(rxe_delta "$rxe_before" "$(rxe_counters rxe0)")
-rxe_downs=$(( $(value_of link_downed "$(rxe_counters rxe0)") - $(value_of link_downed "$rxe_before") ))
+rxe_after=$(rxe_counters rxe0)
+rxe_delta_all=$(rxe_delta "$rxe_before" "$rxe_after")
+rxe_downs=$(( $(value_of link_downed "$rxe_after") - $(value_of link_downed "$rxe_before") ))
 
 stat_out=/tmp/jrxe-stat-$SCENARIO.txt
 "${JRXE[@]}" stat --all jrxe-short jrxe-long > "$stat_out" 2>&1 || problems+=("jrxe stat failed")
@@ -114,7 +115,7 @@ log "long jrxe: $long_c"
 log "rxe0: $rxe_delta_all"
 errs=$(jrxe_errors "$short_c")
 [ -z "$errs" ] || problems+=("short outage: jrxe counters $errs")
-errs=$(JRXE_ERROR_COUNTERS="${JRXE_ERROR_COUNTERS/retry_exceeded_err/}" jrxe_errors "$long_c")
+errs=$(jrxe_errors_except retry_exceeded_err "$long_c")
 [ -z "$errs" ] || problems+=("long outage: jrxe counters $errs")
 short_retx=$(value_of retransmitted_pkts "$short_c")
 [ "${short_retx:-0}" -gt 0 ] || problems+=("short outage: jrxe retransmitted nothing")
