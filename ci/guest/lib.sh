@@ -1071,7 +1071,13 @@ bl_jrxe_file()
     local name=$1
     shift
     WAIT_POLL=2 wait_until 240 eval "jc_ready $name || ! bl_pids_alive $*"
-    jc_ready "$name" || fail "no counters file for jrxe device $name (processes alive: $(bl_pids_alive "$@" && echo yes || echo no))"
+    if ! jc_ready "$name"; then
+        local alive
+        alive=$(bl_pids_alive "$@" && echo yes || echo no)
+        bl_show_logs 20
+        show_jvm_crashes
+        fail "no counters file for jrxe device $name (processes alive: $alive)"
+    fi
     log "jrxe counters of $name: $BL_JRXE_FILE, $JC_SLOTS slots, $JC_SETS device sets"
 }
 
