@@ -3,7 +3,7 @@
 # every ci/guest/scenarios/NN-name.sh inside it, and reports one GUEST-TEST line per scenario.
 #
 # Usage: ci/qemu-suite.sh [--jar PATH] [--workdir DIR] [--keep] [--only a,b] [--host-mtu N] [--timeout SECS]
-#                         [--cache DIR] [--tcg single|multi]
+#                         [--cache DIR] [--tcg single|multi] [--append ARGS]
 #   --jar PATH      jrxe.jar to test (default: tools/target/jrxe.jar); a missing jar fails the scenarios needing it
 #   --workdir DIR   scratch space, about 1.5 GiB (default: ci-work/ in the repository, which git ignores)
 #   --keep          keep the rootfs, image, kernel and initramfs in the workdir (logs are always kept)
@@ -15,6 +15,7 @@
 #   --tcg MODE      single (default) runs both vCPUs on one host thread; multi gives each its own. Multi is about
 #                   twice as fast, but the guest JVM then dies now and then with SIGILL/SIGSEGV in freshly patched
 #                   JIT code (QEMU 7.2's multi-threaded TCG and HotSpot's cross-modifying code), so CI uses single
+#   --append ARGS   more guest kernel command line (e.g. clocksource=tsc, to try a setting before making it the default)
 #
 # Run as root on Debian 12; missing host packages are installed with apt-get. Exit status: 0 when every scenario
 # passed; 1 when a scenario failed, the guest did not boot or finish, or QEMU timed out; 2 on a setup error.
@@ -38,6 +39,7 @@ ONLY=""
 HOST_MTU=""
 QEMU_TIMEOUT=2400
 TCG_THREADS=single
+EXTRA_APPEND=""
 CACHE_DIR=${JRXE_CI_CACHE:-}
 
 need_arg()
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
         --timeout) need_arg "$@"; QEMU_TIMEOUT=$2; shift 2 ;;
         --cache) need_arg "$@"; CACHE_DIR=$2; shift 2 ;;
         --tcg) need_arg "$@"; TCG_THREADS=$2; shift 2 ;;
+        --append) need_arg "$@"; EXTRA_APPEND=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
@@ -109,6 +112,7 @@ step_done "payload + ext4 image"
 APPEND="console=ttyS0 panic=-1 intel_iommu=on iommu=pt no_timer_check quiet jrxe.init=/opt/jrxe/ci/init.sh"
 [ -n "$ONLY" ] && APPEND+=" jrxe.only=$ONLY"
 [ -n "$HOST_MTU" ] && APPEND+=" jrxe.host_mtu=$HOST_MTU"
+[ -n "$EXTRA_APPEND" ] && APPEND+=" $EXTRA_APPEND"
 
 say "booting the guest (TCG thread=$TCG_THREADS; limit $QEMU_TIMEOUT s); its console follows"
 set +e

@@ -154,6 +154,12 @@ require_jar()
 
 # The jrxe command line: "${JRXE[@]}" bind BDF. An array rather than a function so that "${JRXE[@]}" nic ... &
 # puts the JVM itself in $!, which is what a later kill -TERM must reach. JRXE_JAVA_OPTS adds JVM options.
+# The default stops the JIT at C1 (-XX:TieredStopAtLevel=1). Under TCG a C2 compilation costs a hundred times what it
+# costs on a host, and the two vCPUs are shared by two JVMs: a guest profile of a jrxe ping-pong 50 s into the run
+# still had the C2 compiler threads on 23 % of all samples, competing with the engine threads for the vCPUs. A jrxe
+# pair's SEND ping-pong went from p50 13.8 ms one-way to 2.0 ms with it (ci/README.md, "JVM settings"). This is a
+# setting for the emulated guest only; on a host, C2's code is what jrxe is measured with.
+JRXE_JAVA_OPTS=${JRXE_JAVA_OPTS--XX:TieredStopAtLevel=1}
 # shellcheck disable=SC2206
 JRXE=(java ${JRXE_JAVA_OPTS:-} -jar "$JRXE_JAR")
 

@@ -131,7 +131,8 @@ final class PerfCommand implements Callable<Integer>
     PerfThreads.Idle idle;
 
     @Option(names = "--app-idle", description = "idle strategy of the application thread while it waits: spin, " +
-        "yield or backoff (default: --lat: spin with --idle spin, else yield; bandwidth: backoff)")
+        "yield, backoff or park (default: --lat: spin with --idle spin, park with --idle park in peer mode, else " +
+        "yield; bandwidth: backoff)")
     PerfThreads.Idle appIdle;
 
     @Option(names = "--timeout", description = "seconds before a stuck run fails (default: ${DEFAULT-VALUE})")
@@ -271,9 +272,7 @@ final class PerfCommand implements Callable<Integer>
         {
             try
             {
-                // latency: the application's poll is on the path, so it does not sleep on a clock
-                final PerfThreads.Idle pollIdle = null != appIdle ? appIdle : !latency ? PerfThreads.Idle.backoff :
-                    PerfThreads.Idle.spin == engineIdle ? PerfThreads.Idle.spin : PerfThreads.Idle.yield;
+                final PerfThreads.Idle pollIdle = null != appIdle ? appIdle : peerPollIdle(engineIdle);
                 return PerftestPeer.run(pci.node(), s, pollIdle.create(), SystemNanoClock.INSTANCE, System.out);
             }
             finally
@@ -281,6 +280,22 @@ final class PerfCommand implements Callable<Integer>
                 NicCommand.printStats(pci.node().stack());
             }
         }
+    }
+
+    /**
+     * The application's poll in peer mode, where each side is its own process: for latency it spins beside a
+     * spinning engine and parks beside a parking one (a yielding poll keeps a core busy that the engine, the NIC's
+     * interrupt thread and the peer process need: in the QEMU guest's two vCPUs, p50 one-way 13.8 ms with yield
+     * against 9.0 ms parked, see ci/README.md); bandwidth backs off.
+     */
+    private PerfThreads.Idle peerPollIdle(final PerfThreads.Idle engineIdle)
+    {
+        if (!latency)
+        {
+            return PerfThreads.Idle.backoff;
+        }
+        return PerfThreads.Idle.spin == engineIdle ? PerfThreads.Idle.spin :
+            PerfThreads.Idle.park == engineIdle ? PerfThreads.Idle.park : PerfThreads.Idle.yield;
     }
 
     private int txDepth()
