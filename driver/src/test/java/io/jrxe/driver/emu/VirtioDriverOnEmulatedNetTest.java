@@ -3,6 +3,7 @@ package io.jrxe.driver.emu;
 import io.jrxe.driver.NicDevice;
 import io.jrxe.driver.NicDevices;
 import io.jrxe.driver.NicStats;
+import io.jrxe.driver.RxFilterStatus;
 import io.jrxe.driver.mem.DirectDmaRegion;
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.virtio.VirtioNetConfig;
@@ -66,7 +67,8 @@ class VirtioDriverOnEmulatedNetTest
                 assertEquals(EmulatedNetwork.mac(0), a.macAddress());
                 assertEquals(1500, a.mtu());
                 assertTrue(a.linkUp());
-                assertEquals(RingDriver.FEATURES, a.negotiatedFeatures());
+                assertEquals(RingDriver.FEATURES | VirtioNetRegisters.CONTROL_FEATURES, a.negotiatedFeatures());
+                assertEquals(RxFilterStatus.NOT_SET, a.rxFilterStatus(), "controlq up, nothing asked yet");
                 assertEquals(VirtioPci.STATUS_ACKNOWLEDGE | VirtioPci.STATUS_DRIVER | VirtioPci.STATUS_FEATURES_OK |
                     VirtioPci.STATUS_DRIVER_OK, network.nic(0).deviceStatus());
                 assertEquals(0, network.nic(0).counters().get(EmulatedNicCounters.BAD_REGISTER_ACCESSES));
