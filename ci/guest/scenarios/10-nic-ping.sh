@@ -3,9 +3,11 @@
 #   kernel eth0 (NIC A, 10.9.0.1) --- QEMU hub --- NIC B (vfio-pci) <- `jrxe nic --pci 0000:00:03.0 --ip 10.9.0.2/24`
 #
 # Checks: `jrxe bind` leaves NIC B on vfio-pci; `jrxe nic` prints JRXE-NIC READY; 20 of 20 pings and 3 of 3 arpings
-# are answered; jrxe exits 0 on SIGTERM after a final JRXE-NIC STATS line whose rx/tx packet counts equal what the
-# kernel NIC sent/received while jrxe ran, in frames and bytes (IPv6 is off, so eth0 sends nothing the scenario
-# did not ask for).
+# are answered; then 5 pings go to 10.9.0.99, a station that does not exist, through a static neighbour entry
+# 52:54:00:00:00:99: the hub floods them to NIC B, whose receive filter (VIRTIO_NET_F_CTRL_RX, set by jrxe) must
+# drop them; jrxe exits 0 on SIGTERM after a final JRXE-NIC STATS line with rx_filter=applied whose rx/tx packet
+# counts equal what the kernel NIC sent (less the foreign frames) and received while jrxe ran, in frames and bytes
+# (IPv6 is off, so eth0 sends nothing the scenario did not ask for).
 # timeout: 420
 
 JRXE_IP=10.9.0.2
@@ -64,6 +66,17 @@ arp_replies=$(echo "$arping_out" | sed -n 's/^Received \([0-9][0-9]*\) response.
 arp_mac_ok=yes
 echo "$arping_out" | grep -i 'reply from' | grep -qiv "\[$NIC_B_MAC\]" && arp_mac_ok=no
 
+# Frames for another station: a filtering NIC B never takes them (a promiscuous one counts them as rx_packets).
+FOREIGN_IP=10.9.0.99
+FOREIGN_MAC=52:54:00:00:00:99
+ip neigh replace "$FOREIGN_IP" lladdr "$FOREIGN_MAC" dev "$eth" nud permanent
+foreign_tx0=$(net_counter "$eth" tx_packets)
+foreign_txb0=$(net_counter "$eth" tx_bytes)
+ping -c 5 -i 0.2 -W 1 "$FOREIGN_IP" > /dev/null 2>&1
+foreign=$(( $(net_counter "$eth" tx_packets) - foreign_tx0 ))
+foreign_bytes=$(( $(net_counter "$eth" tx_bytes) - foreign_txb0 ))
+ip neigh del "$FOREIGN_IP" dev "$eth" 2> /dev/null
+
 stats_before_stop=$(grep -c '^JRXE-NIC STATS' "$nic_log")
 kill -TERM $jpid
 if ! wait_until $STOP_TIMEOUT eval '! kill -0 $jpid 2> /dev/null'; then
@@ -85,6 +98,7 @@ jrxe_rx=$(value_of rx_packets "$final")
 jrxe_tx=$(value_of tx_packets "$final")
 jrxe_rx_bytes=$(value_of rx_bytes "$final")
 jrxe_tx_bytes=$(value_of tx_bytes "$final")
+rx_filter=$(value_of rx_filter "$final")
 [[ $jrxe_rx =~ ^[0-9]+$ && $jrxe_tx =~ ^[0-9]+$ ]] || fail "cannot read rx_packets/tx_packets from '$final'"
 eth_tx=$((tx1 - tx0))
 eth_rx=$((rx1 - rx0))
@@ -92,6 +106,7 @@ eth_tx_bytes=$((txb1 - txb0))
 eth_rx_bytes=$((rxb1 - rxb0))
 
 figures="replies=${replies:-0}/20 rtt_avg=${rtt_avg:-none}ms arping=${arp_replies:-0}/3 ready_after=${ready_after}s"
+figures+=" rx_filter=${rx_filter:-?} foreign_sent=$foreign"
 figures+=" ${eth}_tx=$eth_tx jrxe_rx=$jrxe_rx ${eth}_rx=$eth_rx jrxe_tx=$jrxe_tx"
 figures+=" ${eth}_tx_bytes=$eth_tx_bytes jrxe_rx_bytes=${jrxe_rx_bytes:-?}"
 figures+=" ${eth}_rx_bytes=$eth_rx_bytes jrxe_tx_bytes=${jrxe_tx_bytes:-?}"
@@ -101,11 +116,13 @@ problems=()
 [ "${replies:-0}" = 20 ] || problems+=("ping got ${replies:-0} of 20 replies")
 [ "${arp_replies:-0}" = 3 ] || problems+=("arping got ${arp_replies:-0} of 3 replies")
 [ $arp_mac_ok = yes ] || problems+=("an ARP reply did not carry NIC B's MAC $NIC_B_MAC")
-[ "$jrxe_rx" = "$eth_tx" ] || problems+=("jrxe rx_packets=$jrxe_rx but $eth sent $eth_tx frames while jrxe ran")
+[ "$rx_filter" = applied ] || problems+=("jrxe's receive filter is '${rx_filter:-?}', want applied")
+[ "$foreign" = 5 ] || problems+=("$eth sent $foreign frames to $FOREIGN_MAC, want 5")
+[ "$jrxe_rx" = "$((eth_tx - foreign))" ] || problems+=("jrxe rx_packets=$jrxe_rx but $eth sent $eth_tx frames while jrxe ran, $foreign of them to $FOREIGN_MAC")
 [ "$jrxe_tx" = "$eth_rx" ] || problems+=("jrxe tx_packets=$jrxe_tx but $eth received $eth_rx frames while jrxe ran")
 # Both sides count Ethernet frames without FCS or virtio-net header, so bytes must agree too (catches truncation
 # and padding mistakes that packet counts cannot see).
-[ "${jrxe_rx_bytes:-}" = "$eth_tx_bytes" ] || problems+=("jrxe rx_bytes=${jrxe_rx_bytes:-?} but $eth sent $eth_tx_bytes bytes")
+[ "${jrxe_rx_bytes:-}" = "$((eth_tx_bytes - foreign_bytes))" ] || problems+=("jrxe rx_bytes=${jrxe_rx_bytes:-?} but $eth sent $eth_tx_bytes bytes, $foreign_bytes of them to $FOREIGN_MAC")
 [ "${jrxe_tx_bytes:-}" = "$eth_rx_bytes" ] || problems+=("jrxe tx_bytes=${jrxe_tx_bytes:-?} but $eth received $eth_rx_bytes bytes")
 if [ ${#problems[@]} -gt 0 ]; then
     fail "$(printf '%s; ' "${problems[@]}")$figures"

@@ -11,6 +11,9 @@ import io.jrxe.driver.wake.Wakeup;
  * reuses them). Ids accepted by {@link #txBatch} belong to the device until it reclaims them after transmission;
  * the driver frees them to the pool itself. Frame data starts at {@link PacketPool#dataOffset(int)} and its
  * length is {@link PacketPool#length(int)}. All methods are called from one thread.
+ * <p>
+ * A NIC may filter received frames by destination MAC ({@link #rxFilter}); one that cannot, or has not been asked
+ * to, receives every frame on its link.
  */
 public interface NicDevice extends AutoCloseable
 {
@@ -121,6 +124,55 @@ public interface NicDevice extends AutoCloseable
     default IovaSpace iovaSpace()
     {
         return IovaSpace.UNTRANSLATED;
+    }
+
+    // ---------------------------------------------------------------- receive filter (control path)
+
+    /** {@link #rxFilterCapacity()} of a NIC that cannot filter. */
+    int NO_RX_FILTER = -1;
+
+    /**
+     * How many multicast MACs {@link #rxFilter} takes, or {@link #NO_RX_FILTER} if the NIC has no receive filter it
+     * can program: it then receives every frame on its link (as a promiscuous NIC), and its user's own MAC check is
+     * all the filtering there is.
+     */
+    default int rxFilterCapacity()
+    {
+        return NO_RX_FILTER;
+    }
+
+    /**
+     * Programs the NIC's receive filter. With {@code promiscuous} the NIC receives every frame on its link;
+     * otherwise frames to its own MAC, broadcast, and multicast to one of {@code multicastMacs[0..count)} or, with
+     * {@code allMulticast}, to any multicast MAC. A filter is best effort: a frame it should have dropped may still
+     * arrive, so the user keeps checking destination MACs. Control path, on the thread that owns the NIC;
+     * asynchronous: the request goes to the device, and {@link #rxFilterStatus()} says when it has taken it. A new
+     * request replaces one still on its way.
+     *
+     * @return false if the NIC cannot filter ({@link #rxFilterCapacity()} is {@link #NO_RX_FILTER}): nothing
+     * changes, it stays promiscuous
+     * @throws IllegalArgumentException if {@code count} exceeds {@link #rxFilterCapacity()} or a MAC is not
+     *                                  multicast (the caller falls back to {@code allMulticast} for long lists)
+     */
+    default boolean rxFilter(
+        final boolean promiscuous, final boolean allMulticast, final long[] multicastMacs, final int count)
+    {
+        return false;
+    }
+
+    /**
+     * Where the last {@link #rxFilter} request stands; moves it along (reads the device's answers: call it while
+     * it is {@link RxFilterStatus#PENDING}, on the thread that owns the NIC).
+     */
+    default RxFilterStatus rxFilterStatus()
+    {
+        return RxFilterStatus.UNSUPPORTED;
+    }
+
+    /** Why the last request {@link RxFilterStatus#FAILED}, or null. */
+    default String rxFilterError()
+    {
+        return null;
     }
 
     /**

@@ -81,7 +81,11 @@ public enum NetCounter
     ICMP_ECHO_REQUESTS_SENT(56, "icmp_echo_requests_sent"),
     ICMP_ECHO_REPLIES_RCVD(57, "icmp_echo_replies_rcvd"),
     /** Frames a flush left queued because the device's transmit ring was full (sent by a later flush). */
-    TX_DEFERRED(58, "tx_deferred");
+    TX_DEFERRED(58, "tx_deferred"),
+    /** Receive filter requests the NIC took (the stack asks at its first poll): see {@link NetStack#rxFilterStatus()}. */
+    RX_FILTER_UPDATES(59, "rx_filter_updates"),
+    /** Receive filter requests the NIC refused or did not answer; the NIC then takes more frames than needed. */
+    RX_FILTER_ERRORS(60, "rx_filter_errors");
 
     private static final NetCounter[] BY_ID;
 

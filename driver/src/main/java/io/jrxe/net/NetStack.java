@@ -1,6 +1,7 @@
 package io.jrxe.net;
 
 import io.jrxe.driver.NicDevice;
+import io.jrxe.driver.RxFilterStatus;
 import io.jrxe.driver.mem.PacketPool;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
@@ -15,7 +16,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * NS are written into the received buffer and sent back), frees what it does not send, runs resolution timers and
  * flushes the transmit queue with one {@link NicDevice#txBatch} (or, with nothing queued, has the device reclaim
  * what it has sent, {@link NicDevice#reclaimTx}). Every dropped frame is counted under one
- * {@link NetCounter} drop reason.
+ * {@link NetCounter} drop reason. The first poll also sets the NIC's receive filter to the frames the stack takes
+ * ({@link ReceiveFilter}: its MAC, broadcast, its IPv6 multicast groups), unless
+ * {@link NetStackContext#promiscuous(boolean)}; the stack checks destination MACs all the same.
  * <p>
  * Transmit (for the RoCE engine):
  * <pre>
@@ -69,6 +72,7 @@ public final class NetStack
     private EchoListener echoListener;
     private final NdProcessor nd;
     private final Ipv6Processor ipv6;
+    private final ReceiveFilter rxFilter;
 
     /**
      * @param device the NIC; the stack uses its pool for every buffer it receives and sends
@@ -134,6 +138,7 @@ public final class NetStack
         this.ipv4 = new Ipv4Processor(this, ctx, arp.table());
         this.nd = new NdProcessor(this, ctx);
         this.ipv6 = new Ipv6Processor(this, ctx, nd);
+        this.rxFilter = new ReceiveFilter(this, device, ctx.promiscuous(), joinedMacs);
     }
 
     /**
@@ -149,10 +154,15 @@ public final class NetStack
         if (!started)
         {
             started = true;
+            work += rxFilter.program(); // control path, on the thread that owns the NIC: once, not per packet
             if (gratuitousArp)
             {
                 work += arp.announce();
             }
+        }
+        else if (rxFilter.pending())
+        {
+            work += rxFilter.poll();
         }
         final int received = device.rxBatch(rxIds, rxIds.length);
         for (int i = 0; i < received; i++)
@@ -555,6 +565,22 @@ public final class NetStack
     public long counter(final NetCounter counter)
     {
         return counters[counter.id];
+    }
+
+    /**
+     * Where the NIC's receive filter stands: {@link RxFilterStatus#APPLIED} once the NIC takes only this node's
+     * frames (or promiscuous mode, if asked for), {@link RxFilterStatus#UNSUPPORTED} for a NIC that receives
+     * everything; NOT_SET before the first poll.
+     */
+    public RxFilterStatus rxFilterStatus()
+    {
+        return rxFilter.status();
+    }
+
+    /** Appends {@code rx_filter=<status> promisc=0|1 allmulti=0|1 mc_macs=<n>}: what the stack asked of the NIC. */
+    public StringBuilder appendRxFilter(final StringBuilder sb)
+    {
+        return rxFilter.append(sb);
     }
 
     /** Appends {@code label=value} lines for all counters (or only non-zero ones). */

@@ -44,6 +44,7 @@ public final class NetStackContext
     private int txBatchSize = DEFAULT_TX_BATCH_SIZE;
     private boolean gratuitousArp = true;
     private boolean icmpPortUnreachable;
+    private boolean promiscuous;
     private EpochClock epochClock;
     private NanoClock nanoClock;
     private PcapWriter pcapWriter;
@@ -305,6 +306,22 @@ public final class NetStackContext
     public boolean icmpPortUnreachable()
     {
         return icmpPortUnreachable;
+    }
+
+    /**
+     * Keep the NIC promiscuous: every frame on the link reaches the stack (and a pcap capture), for debugging and
+     * sniffing. Default false: at its first poll the stack sets the NIC's receive filter to its own MAC, broadcast
+     * and the multicast groups it joined, where the NIC has one ({@link io.jrxe.driver.NicDevice#rxFilter}).
+     */
+    public NetStackContext promiscuous(final boolean promiscuous)
+    {
+        this.promiscuous = promiscuous;
+        return this;
+    }
+
+    public boolean promiscuous()
+    {
+        return promiscuous;
     }
 
     /** Wall clock, used for pcap timestamps. */

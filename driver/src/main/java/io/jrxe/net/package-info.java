@@ -6,5 +6,10 @@
  * {@code int} buffer ids of the device's {@link io.jrxe.driver.mem.PacketPool}; headers are read and written in
  * place through the pool's {@link org.agrona.concurrent.UnsafeBuffer}. The entry point is
  * {@link io.jrxe.net.NetStack}, configured by a {@link io.jrxe.net.NetStackContext}.
+ * <p>
+ * At its first poll the stack sets the NIC's receive filter ({@link io.jrxe.driver.NicDevice#rxFilter}) to its own
+ * MAC, broadcast and the multicast groups it joined (IPv6 all-nodes and the solicited-node group of each address),
+ * so that a NIC on a shared link does not hand it every other station's frames; {@code promiscuous(true)} in the
+ * context keeps every frame coming, for captures and debugging.
  */
 package io.jrxe.net;

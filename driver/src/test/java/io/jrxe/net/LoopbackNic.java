@@ -2,6 +2,7 @@ package io.jrxe.net;
 
 import io.jrxe.driver.NicDevice;
 import io.jrxe.driver.NicStats;
+import io.jrxe.driver.RxFilterStatus;
 import io.jrxe.driver.mem.DirectDmaRegion;
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.pci.DmaMapper;
@@ -35,6 +36,12 @@ final class LoopbackNic implements NicDevice
     private final List<Integer> gatherCancels = new ArrayList<>();
     private int maxTxGather;
     private boolean linkUp = true;
+    private int rxFilterCapacity = NO_RX_FILTER;
+    private RxFilterStatus rxFilterStatus = RxFilterStatus.NOT_SET;
+    private String rxFilterError;
+    /** Receive filter requests, oldest first: {promiscuous, allMulticast, macs...} with booleans as 0/1. */
+    private final List<long[]> rxFilterRequests = new ArrayList<>();
+    private int rxFilterStatusQueries;
 
     LoopbackNic(final String name, final long mac, final int mtu, final int bufferSize, final int bufferCount)
     {
@@ -102,6 +109,73 @@ final class LoopbackNic implements NicDevice
     {
         gatherCancels.add(id);
         gathers.remove(id);
+    }
+
+    /**
+     * Gives the NIC a receive filter of {@code capacity} multicast MACs (default none: {@link #NO_RX_FILTER}). It only
+     * records the requests; the test says when the "device" has taken one ({@link #rxFilterStatus(RxFilterStatus,
+     * String)}).
+     */
+    void rxFilterCapacity(final int capacity)
+    {
+        this.rxFilterCapacity = capacity;
+    }
+
+    /** What {@link #rxFilterStatus()} reports from now on, and the error with it. */
+    void rxFilterStatus(final RxFilterStatus status, final String error)
+    {
+        this.rxFilterStatus = status;
+        this.rxFilterError = error;
+    }
+
+    List<long[]> rxFilterRequests()
+    {
+        return rxFilterRequests;
+    }
+
+    int rxFilterStatusQueries()
+    {
+        return rxFilterStatusQueries;
+    }
+
+    @Override
+    public int rxFilterCapacity()
+    {
+        return rxFilterCapacity;
+    }
+
+    @Override
+    public boolean rxFilter(
+        final boolean promiscuous, final boolean allMulticast, final long[] multicastMacs, final int count)
+    {
+        if (NO_RX_FILTER == rxFilterCapacity)
+        {
+            return false;
+        }
+        if (count > rxFilterCapacity)
+        {
+            throw new IllegalArgumentException("rxFilter: " + count + " MACs, capacity " + rxFilterCapacity);
+        }
+        final long[] request = new long[2 + count];
+        request[0] = promiscuous ? 1 : 0;
+        request[1] = allMulticast ? 1 : 0;
+        System.arraycopy(multicastMacs, 0, request, 2, count);
+        rxFilterRequests.add(request);
+        rxFilterStatus = RxFilterStatus.PENDING;
+        return true;
+    }
+
+    @Override
+    public RxFilterStatus rxFilterStatus()
+    {
+        rxFilterStatusQueries++;
+        return NO_RX_FILTER == rxFilterCapacity ? RxFilterStatus.UNSUPPORTED : rxFilterStatus;
+    }
+
+    @Override
+    public String rxFilterError()
+    {
+        return rxFilterError;
     }
 
     /** Frames accepted per txBatch call, to simulate a full tx ring. */

@@ -130,7 +130,9 @@ final class FrameFuzzer implements AutoCloseable
         {
             wcs[i] = new WorkCompletion();
         }
-        nodes = new NodePair(TestPairs.deterministic());
+        // B's NIC stays promiscuous: frames with any destination MAC reach the stack, whose own L2 checks
+        // (not_our_mac, bad_src_mac ...) are part of what is fuzzed; a filtering NIC would drop them in the device
+        nodes = new NodePair(TestPairs.deterministic().promiscuous(true));
         try
         {
             nodes.resolve(TestPairs.RESOLVE_NS);

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  * JRXE-NIC READY pci=0000:00:03.0 mac=52:54:00:00:00:02 ip=10.9.0.2/24 mtu=1500 link=up
  * JRXE-NIC STATS rx_packets=N tx_packets=N rx_bytes=N tx_bytes=N rx_dropped=N tx_ring_full=N interrupts=N link=up|down
- *     [net counters]
+ *     rx_filter=applied|pending|failed|unsupported|not_set promisc=0|1 allmulti=0|1 mc_macs=N [net counters]
  * </pre>
  * On SIGINT/SIGTERM a final STATS line is printed, the device is reset and released, and the exit status is 0.
  */
@@ -48,6 +48,10 @@ final class NicCommand implements Callable<Integer>
     @Option(names = "--pcap", description = "write every frame sent and received to this pcap file")
     Path pcap;
 
+    @Option(names = "--promisc", description = "keep the NIC promiscuous (every frame on the link, e.g. for " +
+        "--pcap) instead of filtering to its own MAC, broadcast and its multicast groups")
+    boolean promiscuous;
+
     @Option(names = "--stats-interval", description = "seconds between STATS lines (default: ${DEFAULT-VALUE})")
     double statsInterval = 2.0;
 
@@ -66,7 +70,8 @@ final class NicCommand implements Callable<Integer>
             final NicDevice nic = NicDevices.open(function, new VirtioNetConfig().dmaAllocator(new DmaMemory()));
             try
             {
-                final NetStackContext ctx = Addresses.configure(new NetStackContext(), ip, ip6).pcapWriter(writer);
+                final NetStackContext ctx = Addresses.configure(new NetStackContext(), ip, ip6).pcapWriter(writer)
+                    .promiscuous(promiscuous);
                 final NetStack stack = new NetStack(nic, ctx);
                 System.out.println("JRXE-NIC READY pci=" + function.address() + " mac=" +
                     Ethernet.formatMac(nic.macAddress()) + " ip=" + ip + " mtu=" + nic.mtu() + " link=" +
@@ -113,7 +118,7 @@ final class NicCommand implements Callable<Integer>
         }
     }
 
-    /** The STATS line: NIC counters, then the stack's non-zero counters, on one line. */
+    /** The STATS line: NIC counters, the receive filter, then the stack's non-zero counters, on one line. */
     static void printStats(final NetStack stack)
     {
         final NicStats s = stack.device().stats();
@@ -127,6 +132,7 @@ final class NicCommand implements Callable<Integer>
             .append(" interrupts=").append(s.interrupts)
             .append(" link=").append(stack.device().linkUp() ? "up" : "down")
             .append(' ');
+        stack.appendRxFilter(line).append(' ');
         final int countersStart = line.length();
         stack.appendCounters(line, true);
         for (int i = countersStart; i < line.length(); i++)

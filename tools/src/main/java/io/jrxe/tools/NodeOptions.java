@@ -37,6 +37,10 @@ final class NodeOptions
     @Option(names = "--pcap", description = "write every frame sent and received to this pcap file")
     Path pcap;
 
+    @Option(names = "--promisc", description = "keep the NIC promiscuous (every frame on the link, e.g. for " +
+        "--pcap) instead of filtering to the node's own MAC, broadcast and its multicast groups")
+    boolean promiscuous;
+
     @Option(names = "--buffer-size", description = "driver buffer bytes per frame; 10240 for a 9000-byte MTU " +
         "(default: ${DEFAULT-VALUE})")
     int bufferSize = 2048;
@@ -66,7 +70,7 @@ final class NodeOptions
     {
         check();
         return new PciNode.Context().pciAddress(pci).bufferSize(bufferSize).pcap(pcap)
-            .net(Addresses.configure(new NetStackContext(), ip, ip6))
+            .net(Addresses.configure(new NetStackContext(), ip, ip6).promiscuous(promiscuous))
             .node(new RoceNode.Context().deviceName(name).rxe(new RxeContext().keySeed(System.nanoTime()))
                 .keepCountersFile(keepCounters).jmx(jmx).idleStrategy(engineIdle));
     }

@@ -30,12 +30,21 @@ public final class EmulatedNicCounters extends SingleWriterCounters
     public static final int RESETS = 13;
     /** Tx frames completed but not sent because the link was down. */
     public static final int TX_DROPPED_LINK_DOWN = 14;
+    /**
+     * Frames from the wire the receive filter dropped: promiscuous mode off and the destination neither the device's
+     * MAC, broadcast, nor in its MAC table (nor multicast with all-multicast on), as QEMU's receive_filter().
+     */
+    public static final int RX_DROPPED_FILTERED = 15;
+    /** Commands answered on controlq (VIRTIO_NET_OK or VIRTIO_NET_ERR). */
+    public static final int CTRL_COMMANDS = 16;
+    /** Commands on controlq answered VIRTIO_NET_ERR (unknown, or malformed data). */
+    public static final int CTRL_ERRORS = 17;
 
     EmulatedNicCounters()
     {
         super("tx_frames", "tx_bytes", "tx_dropped_runt", "tx_dropped_oversize", "rx_frames", "rx_bytes",
             "rx_dropped_no_buffer", "rx_dropped_oversize", "rx_dropped_not_ready", "device_errors",
             "iommu_faults", "bad_register_accesses", "notifications", "resets",
-            "tx_dropped_link_down");
+            "tx_dropped_link_down", "rx_dropped_filtered", "ctrl_commands", "ctrl_errors");
     }
 }

@@ -26,7 +26,12 @@ import java.nio.ByteOrder;
  * {@link #start()}, or step it deterministically through an {@link AgentInvoker} ({@link #invoker()}) on the
  * driver's thread.
  * <p>
- * Offered features: VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS. Two queues: receiveq1 (0), transmitq1 (1).
+ * Offered features: VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS, and CTRL_VQ with CTRL_RX unless
+ * {@link Context#controlQueue(boolean)} is off. Queues: receiveq1 (0), transmitq1 (1) and controlq (2, with
+ * CTRL_VQ), which sets the receive filter as QEMU's does ({@link DeviceControlQueue}, {@link EmulatedRxFilter}):
+ * promiscuous after reset, so a driver that sends no command receives every frame of the wire; once it turns
+ * promiscuous mode off, frames for other MACs are dropped and counted
+ * ({@link EmulatedNicCounters#RX_DROPPED_FILTERED}).
  * Interrupts: until {@link #routeInterrupts} routes its one MSI-X vector to a thread's line, vector writes read
  * back NO_VECTOR and drivers poll; once routed, queues and config changes mapped to vector 0 signal that line.
  */
@@ -40,6 +45,7 @@ public final class EmulatedVirtioNet implements PciFunction
         private int mtu = 1500;
         private int maxQueueSize = 256;
         private boolean linkUp = true;
+        private boolean controlQueue = true;
         private int batchSize = 64;
         private WirePort port;
         private EmulatedIommu iommu;
@@ -106,6 +112,21 @@ public final class EmulatedVirtioNet implements PciFunction
             return this;
         }
 
+        public boolean controlQueue()
+        {
+            return controlQueue;
+        }
+
+        /**
+         * Whether the device offers VIRTIO_NET_F_CTRL_VQ and VIRTIO_NET_F_CTRL_RX with controlq (default true, as
+         * QEMU); false models a device without a receive filter: it receives every frame (and has two queues).
+         */
+        public Context controlQueue(final boolean controlQueue)
+        {
+            this.controlQueue = controlQueue;
+            return this;
+        }
+
         public int batchSize()
         {
             return batchSize;
@@ -161,6 +182,7 @@ public final class EmulatedVirtioNet implements PciFunction
             c.mtu = mtu;
             c.maxQueueSize = maxQueueSize;
             c.linkUp = linkUp;
+            c.controlQueue = controlQueue;
             c.batchSize = batchSize;
             c.errorHandler = errorHandler;
             return c;
@@ -188,6 +210,7 @@ public final class EmulatedVirtioNet implements PciFunction
     private final WirePort port;
     private final EmulatedIommu iommu;
     private final EmulatedNicCounters counters = new EmulatedNicCounters();
+    private final EmulatedRxFilter rxFilter;
     private final QuiesceGuard guard;
     private final VirtioNetRegisters registers;
     private final EmulatedConfigSpace config;
@@ -240,12 +263,14 @@ public final class EmulatedVirtioNet implements PciFunction
             new ParkingIdleStrategy(new Wakeup("virtio-net-emu " + ctx.address()));
         this.userErrorHandler = ctx.errorHandler();
         this.guard = new QuiesceGuard("virtio-net reset of " + address);
-        this.registers = new VirtioNetRegisters(mac, mtu, maxQueueSize, ctx.linkUp(), counters, this::resetDevice);
+        this.rxFilter = new EmulatedRxFilter(mac);
+        this.registers = new VirtioNetRegisters(mac, mtu, maxQueueSize, ctx.linkUp(), ctx.controlQueue(), counters,
+            this::resetDevice);
         this.config = new EmulatedConfigSpace(registers, counters);
         this.bar4 = new Bar4();
         port.attach();
         this.agent = new VirtioNetDeviceAgent("virtio-net-emu " + address, registers, config, iommu, port,
-            counters, guard, maxQueueSize, mtu, ctx.batchSize(), this::onError);
+            counters, guard, rxFilter, maxQueueSize, mtu, ctx.batchSize(), this::onError);
     }
 
     @Override
@@ -451,6 +476,30 @@ public final class EmulatedVirtioNet implements PciFunction
     public int mtu()
     {
         return mtu;
+    }
+
+    /** Whether the device offers controlq and the receive filter ({@link Context#controlQueue(boolean)}). */
+    public boolean offersControlQueue()
+    {
+        return 0 != (registers.offeredFeatures() & VirtioNetRegisters.CONTROL_FEATURES);
+    }
+
+    /** The receive filter takes every frame (the state after reset, until the driver says otherwise). */
+    public boolean promiscuous()
+    {
+        return rxFilter.promiscuous();
+    }
+
+    /** The receive filter takes every multicast frame. */
+    public boolean allMulticast()
+    {
+        return rxFilter.allMulticast();
+    }
+
+    /** Entries of the receive filter's MAC table in use (unicast and multicast, at most 64). */
+    public int macTableEntries()
+    {
+        return rxFilter.tableEntries();
     }
 
     /** The device_status register as the driver would read it (for diagnostics and tests). */

@@ -21,9 +21,11 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * <ol>
  *   <li>transmits: after a notification, takes up to a batch of tx chains, strips the 12-byte virtio_net_hdr,
  *       puts each frame on the wire, and returns the chains as used (len 0: nothing written, §2.6.8);</li>
- *   <li>receives: for each frame due on the wire, fills the next posted rx chain with a virtio_net_hdr (all zero
- *       but num_buffers = 1, §5.1.6.4) and the frame, used.len = 12 + frame length. No posted buffer: the frame
- *       is dropped and counted, as a NIC does.</li>
+ *   <li>answers controlq after a notification ({@link DeviceControlQueue}): receive filter commands;</li>
+ *   <li>receives: for each frame due on the wire that the receive filter takes ({@link EmulatedRxFilter}, QEMU's
+ *       receive_filter(); the rest is counted as rx_dropped_filtered), fills the next posted rx chain with a
+ *       virtio_net_hdr (all zero but num_buffers = 1, §5.1.6.4) and the frame, used.len = 12 + frame length. No
+ *       posted buffer: the frame is dropped and counted, as a NIC does.</li>
  * </ol>
  * Used indexes are published once per batch. The device never sets VIRTQ_USED_F_NO_NOTIFY (§2.6.10): it serves
  * the tx queue after each notification, so the driver must always notify. Unless the driver set
@@ -58,6 +60,8 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     private final QuiesceGuard guard;
     private final DeviceVirtqueue rx;
     private final DeviceVirtqueue tx;
+    private final DeviceControlQueue control;
+    private final EmulatedRxFilter filter;
     private final UnsafeBuffer txFrame;
     private final UnsafeBuffer rxHeader = new UnsafeBuffer(new byte[HEADER_LENGTH]);
     private final FrameHandler dropNotReady = this::dropNotReady;
@@ -72,8 +76,8 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     VirtioNetDeviceAgent(
         final String roleName, final VirtioNetRegisters registers, final EmulatedConfigSpace config,
         final EmulatedIommu iommu, final WirePort port, final EmulatedNicCounters counters,
-        final QuiesceGuard guard, final int maxQueueSize, final int mtu, final int batchSize,
-        final ErrorHandler errorHandler)
+        final QuiesceGuard guard, final EmulatedRxFilter filter, final int maxQueueSize, final int mtu,
+        final int batchSize, final ErrorHandler errorHandler)
     {
         this.errorHandler = errorHandler;
         this.roleName = roleName;
@@ -88,6 +92,8 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         this.maxTxFrame = Math.min(mtu + L2_OVERHEAD, port.maxFrameLength());
         this.rx = new DeviceVirtqueue(RX_QUEUE, maxQueueSize, iommu);
         this.tx = new DeviceVirtqueue(TX_QUEUE, maxQueueSize, iommu);
+        this.filter = filter;
+        this.control = new DeviceControlQueue(iommu, registers, filter, counters);
         this.txFrame = new UnsafeBuffer(new byte[maxTxFrame]);
         rxHeader.putShort(HEADER_NUM_BUFFERS, (short)1); // §5.1.6.4: 1 when MRG_RXBUF is not negotiated
     }
@@ -144,6 +150,8 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     {
         rx.detach();
         tx.detach();
+        control.queue().detach();
+        filter.reset();
         txActive = false;
         rxLive = false;
         rxCredit = 0;
@@ -162,6 +170,15 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
             return 1;
         }
         int work = transmit(nowNs);
+        work += control.process();
+        if (null != control.error())
+        {
+            deviceError(control.error());
+        }
+        else if (control.iommuFault())
+        {
+            iommuFault();
+        }
         rxLive = rx.live() && registers.linkUp() && live();
         work += port.poll(nowNs, this, batchSize);
         if (rx.publish() > 0 && !rx.interruptSuppressed())
@@ -181,7 +198,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     private boolean attachQueues()
     {
         final long generation = iommu.generation();
-        return attachQueue(rx, generation) && attachQueue(tx, generation);
+        return attachQueue(rx, generation) && attachQueue(tx, generation) && attachQueue(control.queue(), generation);
     }
 
     private boolean attachQueue(final DeviceVirtqueue q, final long generation)
@@ -189,7 +206,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         if (!q.live())
         {
             final VirtqueueRegisters r = registers.queue(q.index());
-            if (!r.enabled)
+            if (null == r || !r.enabled)
             {
                 return true;
             }
@@ -287,6 +304,11 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         if (!rxLive)
         {
             dropNotReady(buffer, offset, length);
+            return;
+        }
+        if (!filter.accept(buffer, offset, length))
+        {
+            counters.increment(EmulatedNicCounters.RX_DROPPED_FILTERED); // QEMU: receive_filter() said no
             return;
         }
         if (0 == rxCredit)

@@ -36,11 +36,14 @@ final class VirtioNetRegisters implements MmioRegion
     static final int NOTIFY_OFFSET = 0x3000;
     static final int REGION_LENGTH = 0x1000;
     static final int NOTIFY_OFF_MULTIPLIER = 4;
-    static final int QUEUE_COUNT = 2;
+    /** receiveq1, transmitq1 and controlq (§5.1.2); a device without CTRL_VQ has the first two. */
+    static final int MAX_QUEUES = 3;
 
-    /** VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS and nothing else. */
-    static final long OFFERED_FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << F_MAC |
+    /** VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS: what every emulated device offers. */
+    static final long BASE_FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << F_MAC |
         1L << F_MTU | 1L << F_STATUS;
+    /** CTRL_VQ and CTRL_RX, offered with the control queue (QEMU's defaults offer both). */
+    static final long CONTROL_FEATURES = 1L << F_CTRL_VQ | 1L << F_CTRL_RX;
 
     /** What the driver thread asks of the device when it writes 0 to device_status. */
     interface ResetHandler
@@ -50,10 +53,14 @@ final class VirtioNetRegisters implements MmioRegion
 
     private final EmulatedNicCounters counters;
     private final ResetHandler resetHandler;
-    private final VirtqueueRegisters[] queues = new VirtqueueRegisters[QUEUE_COUNT];
+    private final long offeredFeatures;
+    /** 3 with controlq, else 2: num_queues, and the queues that exist. */
+    private final int queueCount;
+    private final long configuredMac;
+    private final VirtqueueRegisters[] queues;
     private final AtomicInteger status = new AtomicInteger();
     private final AtomicInteger isr = new AtomicInteger();
-    private final AtomicIntegerArray kicks = new AtomicIntegerArray(QUEUE_COUNT);
+    private final AtomicIntegerArray kicks = new AtomicIntegerArray(MAX_QUEUES);
     /** The thread running the device model: a notification or a status change wakes it. */
     private volatile Wakeup deviceWakeup;
     /** Where MSI-X vector 0 is routed (what VFIO's eventfd is on a real device); null: no MSI-X. */
@@ -76,18 +83,20 @@ final class VirtioNetRegisters implements MmioRegion
     private volatile String lastError;
 
     VirtioNetRegisters(
-        final long mac, final int mtu, final int maxQueueSize, final boolean linkUp,
+        final long mac, final int mtu, final int maxQueueSize, final boolean linkUp, final boolean controlQueue,
         final EmulatedNicCounters counters, final ResetHandler resetHandler)
     {
         this.counters = counters;
         this.resetHandler = resetHandler;
-        for (int i = 0; i < QUEUE_COUNT; i++)
+        this.offeredFeatures = BASE_FEATURES | (controlQueue ? CONTROL_FEATURES : 0);
+        this.queueCount = controlQueue ? MAX_QUEUES : MAX_QUEUES - 1;
+        this.configuredMac = mac;
+        this.queues = new VirtqueueRegisters[queueCount];
+        queues[RX_QUEUE] = new VirtqueueRegisters(maxQueueSize);
+        queues[TX_QUEUE] = new VirtqueueRegisters(maxQueueSize);
+        if (controlQueue)
         {
-            queues[i] = new VirtqueueRegisters(maxQueueSize);
-        }
-        for (int i = 0; i < 6; i++)
-        {
-            netConfig[CONFIG_MAC + i] = (byte)(mac >>> (8 * (5 - i)));
+            queues[CTRL_QUEUE] = new VirtqueueRegisters(DeviceControlQueue.MAX_SIZE); // QEMU's size, whatever the rest
         }
         netConfig[CONFIG_STATUS] = (byte)(linkUp ? S_LINK_UP : 0);
         this.linkUp = linkUp;
@@ -108,11 +117,12 @@ final class VirtioNetRegisters implements MmioRegion
         driverFeaturesBeyond64 = false;
         msixConfig = NO_VECTOR;
         queueSelect = 0;
-        for (int i = 0; i < QUEUE_COUNT; i++)
+        for (int i = 0; i < queueCount; i++)
         {
             kicks.set(i, 0);
             queues[i].reset();
         }
+        mac(configuredMac); // QEMU's reset takes back a MAC set with VIRTIO_NET_CTRL_MAC_ADDR_SET
         lastError = null;
     }
 
@@ -128,9 +138,31 @@ final class VirtioNetRegisters implements MmioRegion
         return driverFeatures;
     }
 
+    /** Queue {@code index}, or null if the device does not have it (controlq without CTRL_VQ). */
     VirtqueueRegisters queue(final int index)
     {
-        return queues[index];
+        return index < queueCount ? queues[index] : null;
+    }
+
+    /** Features the device offers. */
+    long offeredFeatures()
+    {
+        return offeredFeatures;
+    }
+
+    /**
+     * The MAC in the device config, as VIRTIO_NET_CTRL_MAC_ADDR_SET changes it (§5.1.6.5.2.1: before the command is
+     * used). QEMU changes it without a config change notification, and so does this.
+     */
+    void mac(final long mac)
+    {
+        synchronized (this)
+        {
+            for (int i = 0; i < 6; i++)
+            {
+                netConfig[CONFIG_MAC + i] = (byte)(mac >>> (8 * (5 - i)));
+            }
+        }
     }
 
     /** Takes a pending notification of queue {@code index}; the CAS pairs with the driver's notify write. */
@@ -385,13 +417,13 @@ final class VirtioNetRegisters implements MmioRegion
         {
             return badAccess(); // §4.1.3.1: fields are accessed with their natural width
         }
-        final VirtqueueRegisters q = QUEUE_COUNT > queueSelect ? queues[queueSelect] : null;
+        final VirtqueueRegisters q = queueCount > queueSelect ? queues[queueSelect] : null;
         switch (at)
         {
             case COMMON_DEVICE_FEATURE_SELECT:
                 return deviceFeatureSelect;
             case COMMON_DEVICE_FEATURE:
-                return featureWord(OFFERED_FEATURES, deviceFeatureSelect);
+                return featureWord(offeredFeatures, deviceFeatureSelect);
             case COMMON_DRIVER_FEATURE_SELECT:
                 return driverFeatureSelect;
             case COMMON_DRIVER_FEATURE:
@@ -399,7 +431,7 @@ final class VirtioNetRegisters implements MmioRegion
             case COMMON_MSIX_CONFIG:
                 return msixConfig;
             case COMMON_NUM_QUEUES:
-                return QUEUE_COUNT;
+                return queueCount;
             case COMMON_DEVICE_STATUS:
                 return status.get();
             case COMMON_CONFIG_GENERATION:
@@ -426,7 +458,7 @@ final class VirtioNetRegisters implements MmioRegion
             badAccess();
             return;
         }
-        final VirtqueueRegisters q = QUEUE_COUNT > queueSelect ? queues[queueSelect] : null;
+        final VirtqueueRegisters q = queueCount > queueSelect ? queues[queueSelect] : null;
         switch (at)
         {
             case COMMON_DEVICE_FEATURE_SELECT:
@@ -508,7 +540,7 @@ final class VirtioNetRegisters implements MmioRegion
 
     private boolean featuresAcceptable()
     {
-        return !driverFeaturesBeyond64 && 0 == (driverFeatures & ~OFFERED_FEATURES) &&
+        return !driverFeaturesBeyond64 && 0 == (driverFeatures & ~offeredFeatures) &&
             0 != (driverFeatures & 1L << F_VERSION_1) && 0 != (driverFeatures & 1L << F_ACCESS_PLATFORM);
     }
 
@@ -592,7 +624,7 @@ final class VirtioNetRegisters implements MmioRegion
     private void notifyWrite(final int at, final int width)
     {
         final int queue = at / NOTIFY_OFF_MULTIPLIER;
-        if (0 != at % NOTIFY_OFF_MULTIPLIER || queue >= QUEUE_COUNT || (2 != width && 4 != width))
+        if (0 != at % NOTIFY_OFF_MULTIPLIER || queue >= queueCount || (2 != width && 4 != width))
         {
             badAccess();
             return;

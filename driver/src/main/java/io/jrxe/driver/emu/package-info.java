@@ -8,6 +8,9 @@
  *                                                                                  ▼
  *   VirtioNetDriver ◀── ... ◀── EmulatedVirtioNet ◀── WirePort ◀────────────────────┘
  * </pre>
+ * The device has QEMU's controlq and receive filter (promiscuous after reset; the driver turns it off and names the
+ * multicast MACs it wants, {@link io.jrxe.driver.emu.DeviceControlQueue}), so on the hub wire a NIC drops frames for
+ * other NICs as QEMU's NICs on a hub do.
  * {@link io.jrxe.driver.emu.EmulatedNetwork} builds K NICs (MACs 52:54:00:00:00:01..) on one wire. Devices run on
  * their own threads ({@code start()}) or are stepped deterministically by an {@code AgentInvoker}.
  */

@@ -320,6 +320,44 @@ public final class SplitVirtqueue
         return true;
     }
 
+    /**
+     * Writes a request chain for the device to answer: {@code readable} device-readable descriptors, then
+     * {@code writable} device-writable ones, linked by VIRTQ_DESC_F_NEXT (§2.6.5). The readable part must come
+     * first, §2.6.4.2. For the control queue's commands (header, data, ack), not the data path, which uses
+     * {@link #addChain} for its all-readable frames. The device sees it after {@link #publish()}.
+     *
+     * @param addrs    IOVAs of the segments, the readable ones first, from index 0
+     * @param lengths  their lengths, each at least 1
+     * @param readable device-readable segments, 0 or more
+     * @param writable device-writable segments after them, 0 or more; readable + writable at least 1
+     * @param bufferId the caller's id of the whole chain, given back once by {@link #pollUsed}
+     * @return false if fewer than readable + writable descriptors are free (nothing is written then)
+     */
+    public boolean addRequest(
+        final long[] addrs, final int[] lengths, final int readable, final int writable, final int bufferId)
+    {
+        final int count = readable + writable;
+        if (readable < 0 || writable < 0 || count < 1 || count > freeDescCount)
+        {
+            return false;
+        }
+        final int head = freeDescs[freeDescCount - 1];
+        int desc = head;
+        for (int i = 0; i < count; i++)
+        {
+            freeDescCount--;
+            final boolean last = i == count - 1;
+            final int next = last ? END_OF_CHAIN : freeDescs[freeDescCount - 1];
+            bufferIdOfDesc[desc] = 0 == i ? bufferId : CHAIN_MEMBER;
+            nextInChain[desc] = next;
+            final int flags = (last ? 0 : DESC_F_NEXT) | (i >= readable ? DESC_F_WRITE : 0);
+            writeDesc(desc, addrs[i], lengths[i], flags, last ? 0 : next);
+            desc = next;
+        }
+        pushAvail(head);
+        return true;
+    }
+
     private void writeDesc(final int desc, final long addr, final int length, final int flags, final int next)
     {
         final int d = descOffset + desc * DESC_SIZE;

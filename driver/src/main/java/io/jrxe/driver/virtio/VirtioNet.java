@@ -24,6 +24,10 @@ public final class VirtioNet
     public static final int F_MTU = 3;
     public static final int F_MAC = 5;
     public static final int F_STATUS = 16;
+    /** Control virtqueue available, §5.1.3. */
+    public static final int F_CTRL_VQ = 17;
+    /** Control channel RX mode and MAC filter table, §5.1.3; requires F_CTRL_VQ (§5.1.3.1). */
+    public static final int F_CTRL_RX = 18;
 
     public static final int CONFIG_MAC = 0;
     public static final int CONFIG_STATUS = 6;
@@ -37,6 +41,8 @@ public final class VirtioNet
 
     public static final int RX_QUEUE = 0;
     public static final int TX_QUEUE = 1;
+    /** controlq without VIRTIO_NET_F_MQ: queue 2N with N = 1, §5.1.2. */
+    public static final int CTRL_QUEUE = 2;
 
     public static final int ETHERNET_HEADER_LENGTH = 14;
     public static final int DEFAULT_MTU = 1500;

@@ -15,6 +15,7 @@ public final class VirtioNetConfig
     public static final int DEFAULT_BUFFER_COUNT = 4 * DEFAULT_QUEUE_SIZE;
     public static final int DEFAULT_BUFFER_SIZE = 2048;
     public static final long DEFAULT_RESET_TIMEOUT_NS = 1_000_000_000L;
+    public static final long DEFAULT_CONTROL_TIMEOUT_NS = 1_000_000_000L;
 
     private int queueSize = DEFAULT_QUEUE_SIZE;
     private int txQueueSize;
@@ -23,6 +24,7 @@ public final class VirtioNetConfig
     private DmaAllocator dmaAllocator;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private long resetTimeoutNs = DEFAULT_RESET_TIMEOUT_NS;
+    private long controlTimeoutNs = DEFAULT_CONTROL_TIMEOUT_NS;
     private long fallbackMacAddress;
 
     /** Wanted entries per virtqueue; the device's maximum wins if smaller. A power of two. */
@@ -117,6 +119,21 @@ public final class VirtioNetConfig
     }
 
     /**
+     * How long one control command (a step of a receive filter request) may wait for the device's answer before the
+     * request fails, on the {@link #nanoClock(NanoClock) clock} (default 1 s; QEMU answers in microseconds).
+     */
+    public VirtioNetConfig controlTimeoutNs(final long controlTimeoutNs)
+    {
+        this.controlTimeoutNs = controlTimeoutNs;
+        return this;
+    }
+
+    public long controlTimeoutNs()
+    {
+        return controlTimeoutNs;
+    }
+
+    /**
      * MAC used when the device does not offer VIRTIO_NET_F_MAC (low 48 bits); 0, the default, means a random
      * locally administered unicast address.
      */
@@ -168,9 +185,10 @@ public final class VirtioNetConfig
             throw new IllegalArgumentException("VirtioNetConfig.dmaAllocator must be set " +
                 "(dmaMemory::allocate of a DmaMemory for VFIO, DirectDmaRegion::new for emulated devices)");
         }
-        if (null == nanoClock || resetTimeoutNs <= 0)
+        if (null == nanoClock || resetTimeoutNs <= 0 || controlTimeoutNs <= 0)
         {
-            throw new IllegalArgumentException("VirtioNetConfig needs a nanoClock and a positive resetTimeoutNs");
+            throw new IllegalArgumentException("VirtioNetConfig needs a nanoClock and a positive resetTimeoutNs " +
+                "and controlTimeoutNs");
         }
     }
 }

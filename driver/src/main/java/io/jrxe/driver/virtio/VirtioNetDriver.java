@@ -2,6 +2,7 @@ package io.jrxe.driver.virtio;
 
 import io.jrxe.driver.NicDevice;
 import io.jrxe.driver.NicStats;
+import io.jrxe.driver.RxFilterStatus;
 import io.jrxe.driver.mem.DmaRegion;
 import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.driver.mem.PacketPool;
@@ -9,17 +10,16 @@ import io.jrxe.driver.pci.PciFunction;
 import io.jrxe.driver.wake.Wakeup;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.concurrent.ThreadLocalRandom;
-
 import static io.jrxe.driver.virtio.VirtioNet.*;
 import static io.jrxe.driver.virtio.VirtioPci.*;
 
 /**
  * A polled virtio-net 1.x driver for one modern PCI function (a VFIO device, or the emulated device): one rx and
- * one tx split virtqueue, no offloads, buffers from one {@link PacketPool}.
+ * one tx split virtqueue, no offloads, buffers from one {@link PacketPool}, and controlq for the receive filter.
  * <p>
- * Negotiated features: VERSION_1 and ACCESS_PLATFORM (required), MAC, MTU and STATUS when offered, nothing else,
- * so every frame is preceded by the 12-byte virtio_net_hdr (virtio 1.1 §5.1.6). The header sits in the pool's
+ * Negotiated features: VERSION_1 and ACCESS_PLATFORM (required), MAC, MTU and STATUS when offered, CTRL_VQ with
+ * CTRL_RX when both are offered ({@link VirtioNetFeatures}), nothing else, so every frame is preceded by the
+ * 12-byte virtio_net_hdr (virtio 1.1 §5.1.6). The header sits in the pool's
  * driver prefix, right before the frame data, so header and frame are one descriptor:
  * <pre>
  *   pool buffer:  | pool header (52) | virtio_net_hdr (12) | frame data (dataCapacity) |
@@ -39,13 +39,17 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * then; the segments are the caller's memory, which it must keep mapped until {@link #txGatherOldest()} has
  * passed the sequence its attachment got.
  * <p>
+ * The receive filter ({@link #rxFilter}) goes to the device as control commands on controlq, queue 2
+ * ({@link VirtioRxFilter}, layout in {@link VirtioNetCtrl}), which has no interrupt: its answers are read by
+ * {@link #rxFilterStatus()} and {@link #linkUp()}, never by the rx/tx path. A device without CTRL_VQ + CTRL_RX
+ * stays promiscuous, as QEMU's is after reset, and {@link #rxFilterCapacity()} says so.
+ * <p>
  * Device failure (DEVICE_NEEDS_RESET, a device reset behind the driver's back, or a ring entry that cannot be
  * right) shows as {@link #linkUp()} false and one more {@link #deviceErrors()}; {@link #reset()} re-initialises
- * the device.
+ * the device and sends the last receive filter again.
  */
 public final class VirtioNetDriver implements NicDevice
 {
-    private static final int MAX_CONFIG_READ_ATTEMPTS = 100;
     /** Gather segments a transmitted frame may have after its pool buffer (so a chain is 1 + 4 descriptors). */
     public static final int MAX_TX_GATHER = 4;
 
@@ -54,7 +58,11 @@ public final class VirtioNetDriver implements NicDevice
     private final VirtioPciTransport transport;
     private final NicStats stats = new NicStats();
     private final IovaSpace iovaSpace;
+    private final VirtioNetFeatures negotiation;
     private DmaRegion ringRegion;
+    private ControlVirtqueue control;
+    /** The receive filter, or null while the device has none (no CTRL_VQ + CTRL_RX). */
+    private VirtioRxFilter rxFilter;
     private DmaRegion poolRegion;
     private PacketPool pool;
     private UnsafeBuffer poolBuffer;
@@ -98,6 +106,7 @@ public final class VirtioNetDriver implements NicDevice
         this.config = config;
         this.transport = VirtioPciTransport.attach(function);
         this.iovaSpace = new IovaSpace(function.dma(), config.dmaAllocator());
+        this.negotiation = new VirtioNetFeatures(transport, config, function.address());
     }
 
     /**
@@ -132,78 +141,24 @@ public final class VirtioNetDriver implements NicDevice
     {
         transport.deviceStatus(STATUS_ACKNOWLEDGE);
         transport.deviceStatus(STATUS_ACKNOWLEDGE | STATUS_DRIVER);
-        negotiateFeatures();
+        features = negotiation.negotiate();
         readDeviceConfig();
         if (first)
         {
             allocate();
         }
         transport.configVector(vector);
-        setupQueue(rxQueue);
-        setupQueue(txQueue);
+        setupQueue(rxQueue, vector);
+        setupQueue(txQueue, vector);
+        final boolean control = setupControlQueue();
         // Populating the rx queue before DRIVER_OK is allowed (step 7); notifying is not, §3.1.1.
         refillRx(false);
         transport.deviceStatus(STATUS_ACKNOWLEDGE | STATUS_DRIVER | STATUS_FEATURES_OK | STATUS_DRIVER_OK);
         rxQueue.kick();
         failed = false;
-    }
-
-    private void negotiateFeatures()
-    {
-        final long offered = transport.deviceFeatures();
-        if (0 == (offered & featureMask(F_VERSION_1)))
+        if (control)
         {
-            throw new IllegalStateException("virtio device " + name() + " does not offer VIRTIO_F_VERSION_1 " +
-                "(feature bit 32; offered 0x" + Long.toHexString(offered) + "): it is a legacy device. jrxe " +
-                "drives virtio 1.x modern devices only (QEMU: virtio-net-pci,disable-legacy=on)");
-        }
-        if (0 == (offered & featureMask(F_ACCESS_PLATFORM)))
-        {
-            throw new IllegalStateException("virtio device " + name() + " does not offer " +
-                "VIRTIO_F_ACCESS_PLATFORM (feature bit 33; offered 0x" + Long.toHexString(offered) + "): " +
-                "without it the device ignores the IOMMU while this driver gives it IOVAs " +
-                "(QEMU: virtio-net-pci,iommu_platform=on)");
-        }
-        long wanted = featureMask(F_VERSION_1) | featureMask(F_ACCESS_PLATFORM);
-        if (transport.deviceConfigLength() > 0)
-        {
-            wanted |= featureMask(F_MAC) | featureMask(F_MTU) | featureMask(F_STATUS);
-        }
-        final long accepted = offered & wanted;
-        if (0 != (accepted & featureMask(F_MTU)))
-        {
-            // §5.1.4.2: with F_MTU negotiated the rx buffers must hold an mtu-sized frame; fail rather than drop.
-            checkMtuFits(readMtu());
-        }
-        transport.driverFeatures(accepted);
-        final int status = STATUS_ACKNOWLEDGE | STATUS_DRIVER | STATUS_FEATURES_OK;
-        transport.deviceStatus(status);
-        final int readBack = transport.deviceStatus();
-        if (0 == (readBack & STATUS_FEATURES_OK))
-        {
-            // §3.1.1 step 6: FEATURES_OK cleared means the device cannot work with this feature subset.
-            throw new IllegalStateException("virtio device " + name() + " did not accept features 0x" +
-                Long.toHexString(accepted) + " (of offered 0x" + Long.toHexString(offered) +
-                "): FEATURES_OK did not stay set, device_status 0x" + Integer.toHexString(readBack) +
-                ". The device requires a feature this driver does not implement");
-        }
-        features = accepted;
-    }
-
-    private void checkMtuFits(final int deviceMtu)
-    {
-        if (deviceMtu < MIN_MTU)
-        {
-            throw new IllegalStateException("virtio device " + name() + " reports MTU " + deviceMtu +
-                ", below the minimum " + MIN_MTU + " of virtio 1.1 §5.1.4.1");
-        }
-        final int dataCapacity = config.bufferSize() - PacketPool.HEADER_LENGTH;
-        if (deviceMtu + ETHERNET_HEADER_LENGTH > dataCapacity)
-        {
-            throw new IllegalStateException("virtio device " + name() + " has MTU " + deviceMtu +
-                ", frames up to " + (deviceMtu + ETHERNET_HEADER_LENGTH) + " bytes do not fit buffers of " +
-                dataCapacity + " data bytes: raise VirtioNetConfig.bufferSize to at least " +
-                ((PacketPool.HEADER_LENGTH + ETHERNET_HEADER_LENGTH + deviceMtu + 63) & -64));
+            rxFilter.deviceReady(); // control commands go out after DRIVER_OK only (they notify)
         }
     }
 
@@ -214,48 +169,42 @@ public final class VirtioNetDriver implements NicDevice
 
     private void readDeviceConfig()
     {
-        mtu = negotiated(F_MTU) ? readMtu() : DEFAULT_MTU;
+        mtu = negotiated(F_MTU) ? negotiation.readMtu() : DEFAULT_MTU;
         maxFrameLength = mtu + ETHERNET_HEADER_LENGTH;
         if (negotiated(F_MAC))
         {
-            macAddress = readMac();
+            macAddress = negotiation.readMac();
         }
         else if (0 == macAddress)
         {
-            macAddress = 0 != config.fallbackMacAddress() ? config.fallbackMacAddress() & 0xffff_ffff_ffffL :
-                randomLocalMac();
+            macAddress = negotiation.fallbackMac();
         }
     }
 
-    private int readMtu()
+    /**
+     * Sets up controlq when CTRL_VQ (with CTRL_RX) was negotiated (§5.1.5 step 2: identify the control virtqueue),
+     * allocating its ring and command buffer the first time. It has no MSI-X vector: the driver polls its answers.
+     *
+     * @return true if the receive filter can be used
+     */
+    private boolean setupControlQueue()
     {
-        return transport.deviceConfig16(CONFIG_MTU);
-    }
-
-    /** Multi-byte config reads are consistent only if config_generation did not change meanwhile, §2.4.1. */
-    private long readMac()
-    {
-        for (int attempt = 0; attempt < MAX_CONFIG_READ_ATTEMPTS; attempt++)
+        if (!negotiated(F_CTRL_VQ))
         {
-            final int generation = transport.configGeneration();
-            long mac = 0;
-            for (int i = 0; i < 6; i++)
-            {
-                mac = mac << 8 | transport.deviceConfig8(CONFIG_MAC + i);
-            }
-            if (generation == transport.configGeneration())
-            {
-                return mac;
-            }
+            return false;
         }
-        throw new IllegalStateException("virtio device " + name() + ": config_generation kept changing while " +
-            "reading the MAC address");
-    }
-
-    private static long randomLocalMac()
-    {
-        // Locally administered (bit 1 of the first byte), unicast (bit 0 clear).
-        return (ThreadLocalRandom.current().nextLong() & 0xfcff_ffff_ffffL) | 0x0200_0000_0000L;
+        if (null == control)
+        {
+            control = ControlVirtqueue.open(transport, function.dma(), config);
+            if (null == control)
+            {
+                return false; // no room for one command's chain: the NIC stays promiscuous, as without CTRL_RX
+            }
+            rxFilter = new VirtioRxFilter(name(), control, config.controlTimeoutNs());
+        }
+        rxFilter.unicast(negotiated(F_MAC) ? VirtioRxFilter.NO_MAC : macAddress);
+        setupQueue(control.queue(), NO_VECTOR);
+        return true;
     }
 
     private void allocate()
@@ -304,7 +253,7 @@ public final class VirtioNetDriver implements NicDevice
     }
 
     /** Queue setup of §4.1.5.1.3: size, vector, ring addresses, then enable. */
-    private void setupQueue(final SplitVirtqueue queue)
+    private void setupQueue(final SplitVirtqueue queue, final int queueVector)
     {
         transport.selectQueue(queue.queueIndex());
         if (transport.queueSize() < queue.size())
@@ -313,9 +262,9 @@ public final class VirtioNetDriver implements NicDevice
                 " maximum shrank to " + transport.queueSize() + " below the ring size " + queue.size());
         }
         transport.queueSize(queue.size());
-        if (vector != transport.queueVector(vector))
+        if (queueVector != transport.queueVector(queueVector))
         {
-            throw new IllegalStateException("virtio device " + name() + " refused MSI-X vector " + vector +
+            throw new IllegalStateException("virtio device " + name() + " refused MSI-X vector " + queueVector +
                 " for virtqueue " + queue.queueIndex() + " after a reset (§4.1.5.1.2.1)");
         }
         transport.queueAddresses(queue.descIova(), queue.availIova(), queue.usedIova());
@@ -407,6 +356,10 @@ public final class VirtioNetDriver implements NicDevice
         if (failed)
         {
             return false;
+        }
+        if (null != rxFilter)
+        {
+            rxFilter.poll(); // a filter request sent again after reset() moves along with the periodic link check
         }
         return !negotiated(F_STATUS) || 0 != (transport.deviceConfig16(CONFIG_STATUS) & S_LINK_UP);
     }
@@ -649,6 +602,58 @@ public final class VirtioNetDriver implements NicDevice
         return gathers.oldest();
     }
 
+    // ---------------------------------------------------------------- receive filter (controlq, control path)
+
+    /** {@inheritDoc} {@link VirtioRxFilter#MAX_MULTICAST} when CTRL_VQ and CTRL_RX were negotiated. */
+    @Override
+    public int rxFilterCapacity()
+    {
+        return null != rxFilter ? VirtioRxFilter.MAX_MULTICAST : NO_RX_FILTER;
+    }
+
+    /**
+     * {@inheritDoc} Sent as VIRTIO_NET_CTRL_RX_ALLMULTI, VIRTIO_NET_CTRL_MAC_TABLE_SET (the driver's MAC in the
+     * unicast table only if the device does not know it) and VIRTIO_NET_CTRL_RX_PROMISC, promiscuous mode last
+     * when it goes off, first when it goes on ({@link VirtioRxFilter}); kept and sent again after {@link #reset()}.
+     * Allocates nothing.
+     */
+    @Override
+    public boolean rxFilter(
+        final boolean promiscuous, final boolean allMulticast, final long[] multicastMacs, final int count)
+    {
+        if (null == rxFilter || closed)
+        {
+            return false;
+        }
+        rxFilter.request(promiscuous, allMulticast, multicastMacs, count);
+        return true;
+    }
+
+    /**
+     * {@inheritDoc} Reads controlq's used ring (memory, no register access) and sends the next command of the
+     * request when the last one was answered; a command unanswered for {@link VirtioNetConfig#controlTimeoutNs()}
+     * fails the request.
+     */
+    @Override
+    public RxFilterStatus rxFilterStatus()
+    {
+        if (null == rxFilter)
+        {
+            return RxFilterStatus.UNSUPPORTED;
+        }
+        if (!closed)
+        {
+            rxFilter.poll();
+        }
+        return rxFilter.status();
+    }
+
+    @Override
+    public String rxFilterError()
+    {
+        return null == rxFilter ? null : rxFilter.error();
+    }
+
     private void checkTxBatch(final int[] ids, final int count)
     {
         for (int i = 0; i < count; i++)
@@ -706,6 +711,10 @@ public final class VirtioNetDriver implements NicDevice
     {
         failed = true;
         deviceErrors++;
+        if (null != rxFilter)
+        {
+            rxFilter.deviceLost();
+        }
     }
 
     /**
@@ -726,6 +735,11 @@ public final class VirtioNetDriver implements NicDevice
             // The device has let go of the rings: their buffers are ours again.
             returnRingBuffers(rxQueue);
             returnRingBuffers(txQueue);
+            if (null != control)
+            {
+                rxFilter.deviceLost();
+                control.reset();
+            }
             start(false);
         }
         catch (final RuntimeException ex)
@@ -791,6 +805,10 @@ public final class VirtioNetDriver implements NicDevice
         {
             ringRegion.close();
             ringRegion = null;
+        }
+        if (null != control)
+        {
+            control.close();
         }
     }
 

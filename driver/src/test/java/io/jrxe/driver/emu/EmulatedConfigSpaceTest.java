@@ -110,11 +110,11 @@ class EmulatedConfigSpaceTest
         device.enableBusMaster();
         assertEquals(PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, device.configRead16(PCI_COMMAND) & 0x7);
         final MmioRegion bar = device.bar(4);
-        assertEquals(2, bar.read16(COMMON_NUM_QUEUES));
+        assertEquals(3, bar.read16(COMMON_NUM_QUEUES));
         device.configWrite16(PCI_COMMAND, PCI_COMMAND_MASTER);
         assertEquals(0xffff, bar.read16(COMMON_NUM_QUEUES), "no memory decode: reads are all ones");
         device.configWrite16(PCI_COMMAND, PCI_COMMAND_MASTER | PCI_COMMAND_MEMORY);
-        assertEquals(2, bar.read16(COMMON_NUM_QUEUES));
+        assertEquals(3, bar.read16(COMMON_NUM_QUEUES));
     }
 
     @Test
@@ -141,7 +141,7 @@ class EmulatedConfigSpaceTest
         device.configWrite32(cap + CAP_BAR, 4);
         device.configWrite32(cap + CAP_OFFSET, VirtioNetRegisters.COMMON_OFFSET + COMMON_NUM_QUEUES);
         device.configWrite32(cap + CAP_LENGTH, 2);
-        assertEquals(2, device.configRead32(cap + CAP_PCI_CFG_DATA) & 0xffff);
+        assertEquals(3, device.configRead32(cap + CAP_PCI_CFG_DATA) & 0xffff);
 
         device.configWrite32(cap + CAP_OFFSET, VirtioNetRegisters.COMMON_OFFSET + COMMON_DEVICE_STATUS);
         device.configWrite32(cap + CAP_LENGTH, 1);

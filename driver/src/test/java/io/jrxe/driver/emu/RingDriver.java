@@ -13,7 +13,7 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * Test-side driver that speaks to an {@link EmulatedVirtioNet} through its registers and writes the split rings
  * directly, so tests can build well-formed and malformed chains at will.
  * <pre>
- *  DMA region: [queue 0: desc | avail | used] [queue 1: desc | avail | used] [buffers: 2 queues x size x 2 KiB]
+ *  DMA region: [queue 0: desc | avail | used] [queue 1] [queue 2 (controlq)] [buffers: 3 queues x size x 2 KiB]
  * </pre>
  */
 final class RingDriver implements AutoCloseable
@@ -21,6 +21,9 @@ final class RingDriver implements AutoCloseable
     static final long FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << F_MAC |
         1L << F_MTU | 1L << F_STATUS;
     static final int SLOT = 2048;
+    static final int QUEUES = 3;
+    /** Offset of a control command's ack byte in its slot. */
+    static final int ACK_AT = 1024;
 
     final EmulatedVirtioNet device;
     final MmioRegion bar;
@@ -28,7 +31,7 @@ final class RingDriver implements AutoCloseable
     final DirectDmaRegion memory;
     final UnsafeBuffer buffer;
     private final int queueArea;
-    private final int[] availIdx = new int[2];
+    private final int[] availIdx = new int[QUEUES];
 
     RingDriver(final EmulatedVirtioNet device, final int size)
     {
@@ -36,7 +39,7 @@ final class RingDriver implements AutoCloseable
         this.bar = device.bar(4);
         this.size = size;
         this.queueArea = align(align(16 * size + 6 + 2 * size, 4) + 6 + 8 * size, 4096);
-        this.memory = new DirectDmaRegion(2L * queueArea + 2L * size * SLOT, device.dma());
+        this.memory = new DirectDmaRegion((long)QUEUES * queueArea + (long)QUEUES * size * SLOT, device.dma());
         this.buffer = memory.buffer();
     }
 
@@ -45,7 +48,10 @@ final class RingDriver implements AutoCloseable
         return (value + alignment - 1) & -alignment;
     }
 
-    /** The driver initialisation of virtio 1.1 §3.1.1, with the given features, both queues enabled. */
+    /**
+     * The driver initialisation of virtio 1.1 §3.1.1, with the given features, both data queues enabled, and
+     * controlq too when the features have CTRL_VQ.
+     */
     RingDriver start(final long features)
     {
         device.enableBusMaster();
@@ -58,7 +64,8 @@ final class RingDriver implements AutoCloseable
         {
             throw new IllegalStateException("FEATURES_OK refused");
         }
-        for (int q = 0; q < 2; q++)
+        final int queues = 0 != (features & 1L << F_CTRL_VQ) ? QUEUES : 2;
+        for (int q = 0; q < queues; q++)
         {
             setupQueue(q);
         }
@@ -119,7 +126,7 @@ final class RingDriver implements AutoCloseable
     /** Offset in {@link #buffer} of the 2 KiB buffer slot {@code i} of queue {@code q}. */
     int slotOffset(final int q, final int i)
     {
-        return 2 * queueArea + (q * size + i) * SLOT;
+        return QUEUES * queueArea + (q * size + i) * SLOT;
     }
 
     long slotAddress(final int q, final int i)
@@ -186,6 +193,27 @@ final class RingDriver implements AutoCloseable
         putDesc(TX_QUEUE, i, slotAddress(TX_QUEUE, i), HEADER_LENGTH + frame.length, 0, 0);
         pushAvail(TX_QUEUE, i);
         notifyQueue(TX_QUEUE);
+    }
+
+    /**
+     * Posts a control command in slot {@code i} of controlq: {@code readable} (header and data) in one device-readable
+     * descriptor (2i), then a 1-byte device-writable ack (2i + 1, set to 0xff first), and notifies.
+     */
+    void sendCtrl(final int i, final byte... readable)
+    {
+        final int at = slotOffset(CTRL_QUEUE, i);
+        buffer.putBytes(at, readable);
+        buffer.putByte(at + ACK_AT, (byte)0xff);
+        putDesc(CTRL_QUEUE, 2 * i, slotAddress(CTRL_QUEUE, i), readable.length, DESC_F_NEXT, 2 * i + 1);
+        putDesc(CTRL_QUEUE, 2 * i + 1, slotAddress(CTRL_QUEUE, i) + ACK_AT, 1, DESC_F_WRITE, 0);
+        pushAvail(CTRL_QUEUE, 2 * i);
+        notifyQueue(CTRL_QUEUE);
+    }
+
+    /** The ack byte of control slot {@code i} (0xff: not written). */
+    int ctrlAck(final int i)
+    {
+        return buffer.getByte(slotOffset(CTRL_QUEUE, i) + ACK_AT) & 0xff;
     }
 
     @Override

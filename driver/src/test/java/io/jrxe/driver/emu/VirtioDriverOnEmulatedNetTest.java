@@ -3,6 +3,7 @@ package io.jrxe.driver.emu;
 import io.jrxe.driver.NicDevice;
 import io.jrxe.driver.NicDevices;
 import io.jrxe.driver.NicStats;
+import io.jrxe.driver.RxFilterStatus;
 import io.jrxe.driver.mem.DirectDmaRegion;
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.virtio.VirtioNetConfig;
@@ -66,7 +67,8 @@ class VirtioDriverOnEmulatedNetTest
                 assertEquals(EmulatedNetwork.mac(0), a.macAddress());
                 assertEquals(1500, a.mtu());
                 assertTrue(a.linkUp());
-                assertEquals(RingDriver.FEATURES, a.negotiatedFeatures());
+                assertEquals(RingDriver.FEATURES | VirtioNetRegisters.CONTROL_FEATURES, a.negotiatedFeatures());
+                assertEquals(RxFilterStatus.NOT_SET, a.rxFilterStatus(), "controlq up, nothing asked yet");
                 assertEquals(VirtioPci.STATUS_ACKNOWLEDGE | VirtioPci.STATUS_DRIVER | VirtioPci.STATUS_FEATURES_OK |
                     VirtioPci.STATUS_DRIVER_OK, network.nic(0).deviceStatus());
                 assertEquals(0, network.nic(0).counters().get(EmulatedNicCounters.BAD_REGISTER_ACCESSES));
@@ -134,6 +136,7 @@ class VirtioDriverOnEmulatedNetTest
                 .ipv4PrefixLength(24).gratuitousArp(false));
             final int peer = Ipv4.parse("10.1.0.2");
             stack.staticNeighbor4(peer, EmulatedNetwork.mac(1));
+            assertEquals(1, stack.poll(), "the first poll asks the NIC for its receive filter");
             final List<Integer> released = new ArrayList<>();
             a.pool().releaseListener(released::add);
             for (int i = 0; i < 3; i++)
@@ -147,7 +150,7 @@ class VirtioDriverOnEmulatedNetTest
             invoker.invoke();
             assertEquals(3, network.nic(0).counters().get(EmulatedNicCounters.TX_FRAMES), "the device sent them");
             assertEquals(List.of(), released, "nothing reclaims them until someone asks");
-            assertEquals(3, stack.poll(), "the poll's work: three buffers reclaimed");
+            assertEquals(3, stack.poll(), "the poll's work: three buffers reclaimed (the filter is on its way)");
             assertEquals(List.of(40, 41, 42), released);
             assertEquals(0, a.txInFlight());
             assertEquals(0, stack.poll(), "nothing more to do");

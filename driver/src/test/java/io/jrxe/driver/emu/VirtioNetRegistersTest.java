@@ -52,12 +52,29 @@ class VirtioNetRegistersTest
     }
 
     @Test
-    void offersExactlyVersion1AccessPlatformMacMtuStatus()
+    void offersExactlyVersion1AccessPlatformMacMtuStatusAndTheControlQueue()
     {
-        assertEquals(RingDriver.FEATURES, deviceFeatures());
+        assertEquals(RingDriver.FEATURES | 1L << F_CTRL_VQ | 1L << F_CTRL_RX, deviceFeatures());
         bar.write32(COMMON_DEVICE_FEATURE_SELECT, 2);
         assertEquals(0, bar.read32(COMMON_DEVICE_FEATURE));
-        assertEquals(2, bar.read16(COMMON_NUM_QUEUES));
+        assertEquals(3, bar.read16(COMMON_NUM_QUEUES), "receiveq1, transmitq1, controlq (§5.1.2)");
+    }
+
+    @Test
+    void aDeviceWithoutControlQueueOffersNoFilterAndHasTwoQueues()
+    {
+        try (EmulatedVirtioNet plain = new EmulatedVirtioNet(new EmulatedVirtioNet.Context()
+            .port(wire.port(1)).controlQueue(false)))
+        {
+            final MmioRegion plainBar = plain.bar(4);
+            plainBar.write32(COMMON_DEVICE_FEATURE_SELECT, 0);
+            assertEquals((int)RingDriver.FEATURES, plainBar.read32(COMMON_DEVICE_FEATURE));
+            assertEquals(2, plainBar.read16(COMMON_NUM_QUEUES));
+            plainBar.write16(COMMON_QUEUE_SELECT, CTRL_QUEUE);
+            assertEquals(0, plainBar.read16(COMMON_QUEUE_SIZE), "no controlq");
+            assertFalse(plain.offersControlQueue());
+            assertTrue(plain.promiscuous());
+        }
     }
 
     @Test
@@ -192,8 +209,10 @@ class VirtioNetRegistersTest
         bar.write16(COMMON_QUEUE_SIZE, 256);
         bar.write16(COMMON_QUEUE_SIZE, 0);
         assertEquals(64, bar.read16(COMMON_QUEUE_SIZE), "invalid sizes are ignored");
-        bar.write16(COMMON_QUEUE_SELECT, 2);
-        assertEquals(0, bar.read16(COMMON_QUEUE_SIZE), "queue 2 does not exist");
+        bar.write16(COMMON_QUEUE_SELECT, CTRL_QUEUE);
+        assertEquals(64, bar.read16(COMMON_QUEUE_SIZE), "controlq has QEMU's 64 entries, whatever the others have");
+        bar.write16(COMMON_QUEUE_SELECT, 3);
+        assertEquals(0, bar.read16(COMMON_QUEUE_SIZE), "queue 3 does not exist");
     }
 
     @Test
@@ -255,7 +274,8 @@ class VirtioNetRegistersTest
         bar.write16(VirtioNetRegisters.NOTIFY_OFFSET + 4, 1);
         bar.write32(VirtioNetRegisters.NOTIFY_OFFSET + 4, 1);
         bar.write16(VirtioNetRegisters.NOTIFY_OFFSET + 8, 2);
-        assertEquals(3, device.counters().get(EmulatedNicCounters.NOTIFICATIONS));
+        bar.write16(VirtioNetRegisters.NOTIFY_OFFSET + 12, 3);
+        assertEquals(4, device.counters().get(EmulatedNicCounters.NOTIFICATIONS), "queues 0, 1, 1 and controlq");
         assertEquals(1, device.counters().get(EmulatedNicCounters.BAD_REGISTER_ACCESSES));
     }
 }

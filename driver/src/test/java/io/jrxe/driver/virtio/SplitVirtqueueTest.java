@@ -131,6 +131,40 @@ class SplitVirtqueueTest
     }
 
     @Test
+    void requestChainHasItsReadablePartFirstThenTheWritablePart()
+    {
+        final SplitVirtqueue q = queue(4);
+        final DeviceSideRing device = DeviceSideRing.of(q);
+        final long[] addrs = { 0x10000, 0x10010, 0x10008 };
+        final int[] lengths = { 2, 1, 1 };
+        assertFalse(q.addRequest(addrs, lengths, 2, 3, 9), "5 descriptors, 4 free: refused");
+        assertEquals(4, q.freeSlots(), "nothing written");
+        assertTrue(q.addRequest(addrs, lengths, 2, 1, 9));
+        assertEquals(1, q.publish());
+
+        int d = device.take();
+        final int head = d;
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(addrs[i], device.addr(d));
+            assertEquals(lengths[i], device.len(d));
+            final int flags = device.flags(d);
+            assertEquals(2 == i, 0 != (flags & SplitVirtqueue.DESC_F_WRITE), "readable, readable, writable (§2.6.4.2)");
+            assertEquals(i < 2, 0 != (flags & SplitVirtqueue.DESC_F_NEXT));
+            d = device.next(d);
+        }
+        device.use(head, 1);
+        device.publishUsed();
+        final int[] ids = new int[1];
+        final int[] used = new int[1];
+        assertEquals(1, q.pollUsed(ids, 0, used, 1));
+        assertEquals(9, ids[0]);
+        assertEquals(1, used[0]);
+        assertEquals(4, q.freeSlots());
+        assertFalse(q.addRequest(addrs, lengths, 0, 0, 1), "an empty chain is refused");
+    }
+
+    @Test
     void chainThatDoesNotFitIsRefusedWithoutWritingAnything()
     {
         final SplitVirtqueue q = queue(4);

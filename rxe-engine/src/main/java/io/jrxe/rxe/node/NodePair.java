@@ -142,7 +142,7 @@ public final class NodePair implements AutoCloseable
         final int ip)
     {
         final NetStackContext net = new NetStackContext().ipv4Address(ip).ipv4PrefixLength(24)
-            .pcapWriter(0 == index ? ctx.pcapA() : null);
+            .pcapWriter(0 == index ? ctx.pcapA() : null).promiscuous(ctx.promiscuous());
         if (ctx.ipv6())
         {
             net.addIpv6Address(0 == index ? IP6_A : IP6_B);

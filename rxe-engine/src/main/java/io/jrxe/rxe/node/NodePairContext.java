@@ -42,6 +42,7 @@ public final class NodePairContext
     private long idleAdvanceNs = DEFAULT_IDLE_ADVANCE_NS;
     private boolean rawPort;
     private boolean ipv6;
+    private boolean promiscuous;
 
     /**
      * The NIC MTU that lets rxe's active MTU reach {@code pathMtu}: rxe keeps {@link Mtu#RXE_MAX_HDR_LENGTH} bytes
@@ -332,6 +333,23 @@ public final class NodePairContext
     public NodePairContext ipv6(final boolean ipv6)
     {
         this.ipv6 = ipv6;
+        return this;
+    }
+
+    /** @return whether the nodes keep their NICs promiscuous. */
+    public boolean promiscuous()
+    {
+        return promiscuous;
+    }
+
+    /**
+     * Keeps both NICs promiscuous ({@link io.jrxe.net.NetStackContext#promiscuous(boolean)}): every frame on the wire
+     * reaches both stacks, as a fuzzer of the stacks' own L2 checks wants. Default off: each stack sets its NIC's
+     * receive filter to its own frames at its first poll.
+     */
+    public NodePairContext promiscuous(final boolean promiscuous)
+    {
+        this.promiscuous = promiscuous;
         return this;
     }
 
