@@ -26,9 +26,9 @@ probe()
     log "PROBE $tag jvm=[$jopts] opts=[$*] rc=$rc $(grep -h 'JRXE-PERF' $c | cut -d' ' -f5-9) irqs=$(grep -h 'JRXE-NIC' $c | grep -o 'interrupts=[0-9]*')"
     [ $rc = 0 ] || tail -5 $c
 }
-probe park "" --idle park
+probe park "" --idle park --app-idle yield
 probe parkpark "" --idle park --app-idle park
 probe parkpark-c1 "-XX:TieredStopAtLevel=1" --idle park --app-idle park
-probe park-c1 "-XX:TieredStopAtLevel=1" --idle park
+probe park-c1 "-XX:TieredStopAtLevel=1" --idle park --app-idle yield
 probe parkevents "" --idle park -e
 pass "probe done"
