@@ -223,6 +223,23 @@ public final class CountersFile implements AutoCloseable
         }
     }
 
+    /**
+     * Creates the counters directory, as {@code mkdir -p} does: a directory that another process creates at the
+     * same moment is not an error. (Agrona's {@code IoUtil.ensureDirectoryExists} checks, then creates, and failed
+     * when two jrxe processes started together found it missing and raced to create it.)
+     */
+    static void createDirectory(final Path directory)
+    {
+        try
+        {
+            Files.createDirectories(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("could not create the counters directory " + directory + ": " + ex, ex);
+        }
+    }
+
     private CountersFile(final Context ctx)
     {
         this.ctx = ctx;
@@ -235,7 +252,7 @@ public final class CountersFile implements AutoCloseable
 
         final long length = fileLength(counterSlots, ctx.deviceSets(), qpSlots);
         final File file = path.toFile();
-        IoUtil.ensureDirectoryExists(file.getParentFile(), "counters directory");
+        createDirectory(path.getParent());
         IoUtil.deleteIfExists(file);
         this.mapped = IoUtil.mapNewFile(file, length, true);
         this.buffer = new UnsafeBuffer(mapped);

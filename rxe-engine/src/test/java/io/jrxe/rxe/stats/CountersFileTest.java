@@ -5,6 +5,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,6 +27,48 @@ class CountersFileTest
     private CountersFile.Context ctx(final String device)
     {
         return new CountersFile.Context().deviceName(device).directory(dir).qpSlots(4).epochClock(() -> 1234L);
+    }
+
+    /**
+     * Two jrxe processes started together (a perf server and client in the guest) both find the counters directory
+     * missing: each must end with its file, whichever created the directory. Threads released by one barrier create
+     * files in a fresh directory, many rounds over.
+     */
+    @Test
+    void filesCreatedAtOnceInAMissingDirectoryAllSucceed() throws Exception
+    {
+        final int threads = 4;
+        final ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try
+        {
+            for (int round = 0; round < 100; round++)
+            {
+                final Path fresh = dir.resolve("round-" + round).resolve("jrxe");
+                final CyclicBarrier start = new CyclicBarrier(threads);
+                final List<Future<Path>> made = new ArrayList<>();
+                for (int t = 0; t < threads; t++)
+                {
+                    final String device = "dev" + t;
+                    made.add(pool.submit(() ->
+                    {
+                        start.await(10, TimeUnit.SECONDS);
+                        try (CountersFile file = CountersFile.create(new CountersFile.Context().deviceName(device)
+                            .directory(fresh).qpSlots(1)))
+                        {
+                            return file.path();
+                        }
+                    }));
+                }
+                for (final Future<Path> f : made)
+                {
+                    assertTrue(f.get(30, TimeUnit.SECONDS).startsWith(fresh), "round " + round);
+                }
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
     }
 
     @Test
