@@ -207,8 +207,13 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
         pd = device.allocPd();
         mr = device.regMr(pd, buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ |
             AccessFlags.REMOTE_ATOMIC);
-        sendCq = device.createCq(settings.txDepth + 1, null);
-        recvCq = device.createCq(settings.rxDepth + 1, null);
+        final CqWakeup wake = CqWakeup.forIdle(idle); // a parked poll is woken by the next completion
+        sendCq = device.createCq(settings.txDepth + 1, wake);
+        recvCq = device.createCq(settings.rxDepth + 1, wake);
+        if (null != wake)
+        {
+            wake.bind(sendCq, recvCq);
+        }
         final QpInitAttr init = new QpInitAttr().qpType(QpType.RC).sendCq(sendCq).recvCq(recvCq);
         init.cap().maxSendWr(settings.txDepth).maxRecvWr(settings.rxDepth).maxSendSge(1).maxRecvSge(1)
             .maxInlineData(settings.effectiveInline());

@@ -16,7 +16,10 @@ import io.jrxe.ulp.oob.PerftestTcpTransport;
 import io.jrxe.ulp.oob.PerftestTest;
 import io.jrxe.ulp.oob.PerftestTransport;
 import io.jrxe.ulp.oob.Side;
+import io.jrxe.driver.wake.ParkingIdleStrategy;
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -30,6 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,8 +127,29 @@ class PerftestLatPeerTest
         return bytes;
     }
 
+    /**
+     * An application thread that parks at once and whose park never ends on its own (an hour): only the CQs'
+     * completion handler can wake it, so the SEND ping-pong completes only if every wait is woken by its completion.
+     */
+    @Test
+    void aParkedPollIsWokenByEachCompletion() throws Exception
+    {
+        final Sides s = run(PerftestTest.SEND_LAT, List.of(2L), 2,
+            () -> new ParkingIdleStrategy(new Wakeup("app"), 0, 0, TimeUnit.HOURS.toNanos(1)));
+        for (final Side side : Side.values())
+        {
+            assertReports(s.reports(side), List.of(2L));
+        }
+    }
+
     /** Runs both sides and returns what they measured and their buffers. */
     private static Sides run(final PerftestTest test, final List<Long> sizes, final long maxSize) throws Exception
+    {
+        return run(test, sizes, maxSize, BackoffIdleStrategy::new);
+    }
+
+    private static Sides run(final PerftestTest test, final List<Long> sizes, final long maxSize,
+        final Supplier<IdleStrategy> appIdle) throws Exception
     {
         final int port;
         try (ServerSocket probe = new ServerSocket(0))
@@ -142,9 +167,10 @@ class PerftestLatPeerTest
             pair.b().start();
             final Sides sides = new Sides();
             final Future<PerftestLatSession.Result> server = executor.submit(() ->
-                side(pair.a(), Side.SERVER, new InetSocketAddress(port), test, sizes, maxSize, sides));
+                side(pair.a(), Side.SERVER, new InetSocketAddress(port), test, sizes, maxSize, sides, appIdle.get()));
             final Future<PerftestLatSession.Result> client = executor.submit(() ->
-                side(pair.b(), Side.CLIENT, new InetSocketAddress("127.0.0.1", port), test, sizes, maxSize, sides));
+                side(pair.b(), Side.CLIENT, new InetSocketAddress("127.0.0.1", port), test, sizes, maxSize, sides,
+                    appIdle.get()));
             final PerftestLatSession.Result c = client.get(JOIN_SECONDS, TimeUnit.SECONDS);
             final PerftestLatSession.Result s = server.get(JOIN_SECONDS, TimeUnit.SECONDS);
             sides.results[Side.CLIENT.ordinal()] = c;
@@ -161,7 +187,7 @@ class PerftestLatPeerTest
 
     private static PerftestLatSession.Result side(final RoceNode node, final Side side,
         final InetSocketAddress address, final PerftestTest test, final List<Long> sizes, final long maxSize,
-        final Sides sides) throws Exception
+        final Sides sides, final IdleStrategy appIdle) throws Exception
     {
         final RxeDevice device = node.device();
         final PerftestLatPeer.Settings settings = new PerftestLatPeer.Settings();
@@ -177,7 +203,7 @@ class PerftestLatPeerTest
         try (PerftestTransport transport = new PerftestTcpTransport(device, side, address, oob))
         {
             final PerftestExchange exchange = new PerftestExchange(transport.open(), side);
-            peer = new PerftestLatPeer(device, transport, exchange, settings, new BackoffIdleStrategy(),
+            peer = new PerftestLatPeer(device, transport, exchange, settings, appIdle,
                 SystemNanoClock.INSTANCE, sides.listener(side));
             sides.peers[side.ordinal()] = peer;
             return PerftestLatSession.run(exchange, test, sizes, mtu, PerftestSysData.DEFAULT, peer,
