@@ -304,19 +304,7 @@ public final class SplitVirtqueue
         {
             return false;
         }
-        final int head = freeDescs[freeDescCount - 1];
-        int desc = head;
-        for (int i = 0; i < count; i++)
-        {
-            freeDescCount--;
-            final boolean last = i == count - 1;
-            final int next = last ? END_OF_CHAIN : freeDescs[freeDescCount - 1];
-            bufferIdOfDesc[desc] = 0 == i ? bufferId : CHAIN_MEMBER;
-            nextInChain[desc] = next;
-            writeDesc(desc, addrs[offset + i], lengths[offset + i], last ? 0 : DESC_F_NEXT, last ? 0 : next);
-            desc = next;
-        }
-        pushAvail(head);
+        pushChain(addrs, lengths, offset, count, count, bufferId);
         return true;
     }
 
@@ -341,6 +329,18 @@ public final class SplitVirtqueue
         {
             return false;
         }
+        pushChain(addrs, lengths, 0, count, readable, bufferId);
+        return true;
+    }
+
+    /**
+     * Takes {@code count} free descriptors (checked by the caller), links them with VIRTQ_DESC_F_NEXT, marks the ones
+     * from index {@code readable} on VIRTQ_DESC_F_WRITE, and makes the head available.
+     */
+    private void pushChain(
+        final long[] addrs, final int[] lengths, final int offset, final int count, final int readable,
+        final int bufferId)
+    {
         final int head = freeDescs[freeDescCount - 1];
         int desc = head;
         for (int i = 0; i < count; i++)
@@ -351,11 +351,10 @@ public final class SplitVirtqueue
             bufferIdOfDesc[desc] = 0 == i ? bufferId : CHAIN_MEMBER;
             nextInChain[desc] = next;
             final int flags = (last ? 0 : DESC_F_NEXT) | (i >= readable ? DESC_F_WRITE : 0);
-            writeDesc(desc, addrs[i], lengths[i], flags, last ? 0 : next);
+            writeDesc(desc, addrs[offset + i], lengths[offset + i], flags, last ? 0 : next);
             desc = next;
         }
         pushAvail(head);
-        return true;
     }
 
     private void writeDesc(final int desc, final long addr, final int length, final int flags, final int next)
