@@ -235,13 +235,13 @@ final class PerfCommand implements Callable<Integer>
      */
     private int peer()
     {
-        final PerftestPeer.Settings s = PerftestPeer.Settings.of(host, server, op.name(), latency);
+        final PerftestPeerSettings s = PerftestPeerSettings.of(host, server, op.name(), latency);
         s.port = port;
         if (null != size)
         {
             s.size = size;
         }
-        s.iters = null != iters ? (int)Math.min(Integer.MAX_VALUE, iters) : PerftestPeer.DEFAULT_ITERS;
+        s.iters = null != iters ? (int)Math.min(Integer.MAX_VALUE, iters) : PerftestPeerSettings.DEFAULT_ITERS;
         if (null != txDepthOption)
         {
             s.txDepth = txDepthOption;
