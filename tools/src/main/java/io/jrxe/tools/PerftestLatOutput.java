@@ -20,8 +20,9 @@ import java.util.Locale;
  * What a perftest latency peer prints ({@link PerftestLatPeer.Listener}): perftest's test header and address lines
  * once connected, then for each size perftest's table line, beside it the HdrHistogram percentiles of all the
  * intervals of that run (perftest's table drops the 2 largest; the histogram keeps every one; with {@code -D}, where
- * perftest prints only an average, every interval of the sampled period), a {@code JRXE-PERF} line for scripts, and with {@code --hgrm FILE} the histogram's percentile distribution in usec (one file per size
- * with {@code -a}: {@code FILE.<size>}).
+ * perftest prints only an average, every interval of the sampled period), a {@code JRXE-PERF} line for scripts,
+ * and with {@code --hgrm FILE} the histogram's percentile distribution in usec (one file per size with {@code -a}:
+ * {@code FILE.<size>}).
  */
 final class PerftestLatOutput implements PerftestLatPeer.Listener
 {

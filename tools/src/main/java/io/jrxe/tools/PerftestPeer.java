@@ -74,7 +74,8 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The engine runs on its own thread ({@link RoceNode#start()}): the conversation blocks on its connection while the
  * peer's traffic is already flowing; with {@code -R} this side opens the node's {@link RdmaCm} for the run. The
- * caller opens and closes the node. {@code jrxe perf} calls {@link #run(RoceNode, PerftestPeerSettings, IdleStrategy, NanoClock, PrintStream)} when it is given
+ * caller opens and closes the node. {@code jrxe perf} calls
+ * {@link #run(RoceNode, PerftestPeerSettings, IdleStrategy, NanoClock, PrintStream)} when it is given
  * {@code --server} or a peer host.
  */
 final class PerftestPeer implements PerftestBwSession.Peer
@@ -199,8 +200,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
     }
 
     /** {@code jrxe perf} peer mode entry point, see the class comment. */
-    static int run(final RoceNode node, final PerftestPeerSettings settings, final IdleStrategy idle, final NanoClock clock,
-        final PrintStream out)
+    static int run(final RoceNode node, final PerftestPeerSettings settings, final IdleStrategy idle,
+        final NanoClock clock, final PrintStream out)
     {
         return new PerftestPeer(node, settings, idle, clock, out).run();
     }
