@@ -1,8 +1,11 @@
 # perftest's latency tests between the kernel's Soft-RoCE (rxe0 on NIC A) and jrxe's perftest peer mode on NIC B
 # (vfio-pci), both roles each: ib_X_lat client -> `jrxe perf --lat --op X --server`, then `jrxe perf --lat --op X`
 # client -> ib_X_lat server, for X = send, write, read, atomic (2-byte messages, 8 for atomic, few iterations: the
-# guest is TCG-emulated). Then ib_write_bw with 4 QPs (-q 4) and bidirectional (-b), both roles.
-# Checks: every run exits 0 and prints its result line (the read/atomic servers print none, as perftest's), jrxe's
+# guest is TCG-emulated). Then ib_write_bw with 4 QPs (-q 4) and bidirectional (-b), ib_send_bw bidirectional (-b),
+# over all sizes (-a: 2 B .. 8 MiB, 5 messages each, perftest's least) and ib_send_lat for a duration (-D 1), both
+# roles each.
+# Checks: every run exits 0 and prints its result line (the read/atomic servers print none, as perftest's; with -a
+# a line for each of the 23 sizes on both sides; with -D the duration table's line, iterations counted), jrxe's
 # counters show no errors.
 # timeout: 1800
 
@@ -11,6 +14,10 @@ BW_ITERS=100
 BW_SIZE=65536
 RUN_TIMEOUT=300
 BW_PARTS=yes
+SEND_PARTS=yes
+# -a: perftest's least -n; every size 2..2^23 (16 MiB a message's worth in all) goes that many times each way
+ALL_ITERS=5
+SEND_B_SIZE=4096
 
 interop_setup
 log "rxe0 on $eth, RoCE v2 GID index $gidx; NIC B on vfio-pci"
@@ -26,8 +33,22 @@ lat_column()
     awk -v s="$2" -v n="$3" -v c="$4" '$1 == s && $2 == n && NF >= 9 { v = $c } END { if (v != "") print v }' "$1"
 }
 
-# interop NAME JRXE_ARGS KERNEL_TOOL KERNEL_ARGS CHECK: one test both ways. CHECK is "lat SIZE ITERS SERVER_PRINTS"
-# or "bw SIZE". Appends to problems and figures.
+# all_sizes FILE ITERS: how many of -a's sizes (2..2^23) have a line of ITERS iterations in a perftest bandwidth table.
+all_sizes()
+{
+    awk -v n="$2" '$2 == n && NF >= 5 && $1 ~ /^[0-9]+$/ { for (s = 2; s <= 8388608; s *= 2) if ($1 == s) seen[s] = 1 }
+        END { c = 0; for (s in seen) c++; print c }' "$1"
+}
+
+# duration_iters FILE SIZE: the iterations of the duration table's line "SIZE ITERS t_avg tps" (print_report_lat_duration;
+# perftest's or jrxe's), if it counted any.
+duration_iters()
+{
+    awk -v s="$2" '$1 == s && NF == 4 && $2 ~ /^[0-9]+$/ && $2 > 0 { v = $2 } END { if (v != "") print v }' "$1"
+}
+
+# interop NAME JRXE_ARGS KERNEL_TOOL KERNEL_ARGS CHECK: one test both ways. CHECK is "lat SIZE ITERS SERVER_PRINTS",
+# "bw SIZE", "all ITERS" (-a) or "dur SIZE" (a latency test with -D). Appends to problems and figures.
 interop()
 {
     local name=$1 jargs=$2 tool=$3 kargs=$4 check=$5
@@ -65,7 +86,25 @@ interop()
     [ $jrc = 0 ] || problems+=("$name: jrxe client exited $jrc")
     [ $krc = 0 ] || problems+=("$name: $tool server exited $krc")
 
-    if [ "$kind" = lat ]; then
+    if [ "$kind" = all ]; then
+        # size is ITERS here: every one of the 23 sizes has its line on both sides of both runs
+        local log n
+        for log in "$kcli_log" "$srv_log" "$cli_log" "$ksrv_log"; do
+            n=$(all_sizes "$log" "$size")
+            [ "$n" = 23 ] || problems+=("$name: $(basename "$log") has lines for $n of the 23 sizes")
+        done
+        k2j=$(perftest_bw_average "$kcli_log" 8388608)
+        j2k=$(perftest_bw_average "$cli_log" 8388608)
+        figures+=" ${name}_8m_k2j_gbps=${k2j:-?} ${name}_8m_j2k_gbps=${j2k:-?}"
+    elif [ "$kind" = dur ]; then
+        local log
+        for log in "$kcli_log" "$srv_log" "$cli_log" "$ksrv_log"; do
+            [ -n "$(duration_iters "$log" "$size")" ] || problems+=("$name: $(basename "$log") has no duration line")
+        done
+        k2j=$(duration_iters "$kcli_log" "$size")
+        j2k=$(duration_iters "$cli_log" "$size")
+        figures+=" ${name}_k2j_iters=${k2j:-?} ${name}_j2k_iters=${j2k:-?}"
+    elif [ "$kind" = lat ]; then
         k2j=$(lat_column "$kcli_log" "$size" "$iters" 5)
         j2k=$(lat_column "$cli_log" "$size" "$iters" 5)
         [ -n "$k2j" ] || problems+=("$name: $tool client printed no result line")
@@ -98,6 +137,13 @@ if [ "$BW_PARTS" = yes ]; then
         "-q 4 -s $BW_SIZE -n $BW_ITERS --report_gbits" "bw $BW_SIZE"
     interop write_bw_b "--op write -b -s $BW_SIZE -n $BW_ITERS --report-gbits" ib_write_bw \
         "-b -s $BW_SIZE -n $BW_ITERS --report_gbits" "bw $BW_SIZE"
+fi
+if [ "$SEND_PARTS" = yes ]; then
+    interop send_bw_b "--op send -b -s $SEND_B_SIZE -n $BW_ITERS --report-gbits" ib_send_bw \
+        "-b -s $SEND_B_SIZE -n $BW_ITERS --report_gbits" "bw $SEND_B_SIZE"
+    interop send_bw_a "--op send -a -n $ALL_ITERS --report-gbits" ib_send_bw "-a -n $ALL_ITERS --report_gbits" \
+        "all $ALL_ITERS"
+    interop send_lat_d "--lat --op send -s 2 -D 1" ib_send_lat "-s 2 -D 1" "dur 2"
 fi
 [ -s /tmp/write_lat.hgrm ] || problems+=("write_lat: jrxe client wrote no --hgrm file")
 

@@ -7,6 +7,8 @@ import io.jrxe.rxe.node.RoceNode;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.ulp.oob.OobContext;
+import io.jrxe.ulp.oob.PerftestLatDurationReport;
+import io.jrxe.ulp.perftest.DurationTimeline;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code jrxe perf}: perftest-style bandwidth and latency of jrxe's RC transport between two in-process nodes on
@@ -28,9 +31,9 @@ import java.util.concurrent.Callable;
         "RC bandwidth (perftest ib_*_bw style) or latency (--lat, ib_*_lat style) between two jrxe nodes on " +
             "emulated NICs in this JVM, with CPU and bytes allocated per message of every thread.",
         "Peer mode (--server or HOST, with --pci/--ip): one side of ib_send_bw, ib_write_bw or ib_read_bw (-q, -b, " +
-            "-D, --run_infinitely), or with --lat of ib_send_lat, ib_write_lat, ib_read_lat or ib_atomic_lat (-a, " +
-            "--hgrm), against the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or rdma_cm " +
-            "with -R.",
+            "-D, -a, --run_infinitely), or with --lat of ib_send_lat, ib_write_lat, ib_read_lat or ib_atomic_lat " +
+            "(-a, -D, --hgrm), against the perftest tools over a VFIO NIC, speaking perftest's TCP exchange, or " +
+            "rdma_cm with -R.",
         "Thread layouts: node = one thread per node running its device and engine (default from 3 cores, and on " +
             "2 for bandwidth); split = a thread per engine and per device; shared = one thread for both engines, " +
             "one for both devices; combined = one thread for both nodes (default on 2 cores for --lat); single = " +
@@ -98,20 +101,20 @@ final class PerfCommand implements Callable<Integer>
         "(default: 236 with --lat (220 for write in peer mode), else 0, as perftest)")
     Integer inline;
 
-    @Option(names = {"-b", "--bidirectional"}, description = "peer mode, write and read: bidirectional, as " +
-        "perftest's -b (both sides send; each prints the sum)")
+    @Option(names = {"-b", "--bidirectional"}, description = "bandwidth: both directions at once, as perftest's -b " +
+        "(in peer mode both sides send, and for send both receive; each prints the sum)")
     boolean duplex;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "peer mode, write and read " +
-        "client: run for SECONDS (plus a quarter before and after, uncounted) instead of -n, as perftest's -D")
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "run for SECONDS instead of -n, as " +
+        "perftest's -D: only what completes between margins of SECONDS/4 (whole seconds) at either end counts")
     int durationSeconds;
 
     @Option(names = "--run_infinitely", description = "peer mode, one-way write and read: the client prints a " +
         "line every -D seconds (default 5) until killed; give it to the server too, which then waits without bound")
     boolean runInfinitely;
 
-    @Option(names = {"-a", "--all"}, description = "peer mode with --lat: every size 2..2^23, one line each, as " +
-        "perftest's -a")
+    @Option(names = {"-a", "--all"}, description = "peer mode: every size 2..2^23, one line each, as perftest's -a " +
+        "(latency tests, send bandwidth, one-way write/read bandwidth)")
     boolean allSizes;
 
     @Option(names = "--hgrm", paramLabel = "FILE", description = "peer mode with --lat: write the HdrHistogram " +
@@ -190,10 +193,10 @@ final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("--rdma-cm needs peer mode (--server or a HOST): the emulated pair " +
                 "of this run connects its QPs directly");
         }
-        if (allSizes || null != hgrm || duplex || 0 != durationSeconds || runInfinitely)
+        if (allSizes || null != hgrm || runInfinitely)
         {
-            throw new IllegalArgumentException("-a, --hgrm, -b and -D are for peer mode (--server or a HOST); " +
-                "-a and --hgrm with --lat");
+            throw new IllegalArgumentException("-a, --hgrm and --run_infinitely are for peer mode (--server or a " +
+                "HOST); -a and --hgrm with --lat");
         }
         final Settings s = validate();
         final long inFlight = (long)s.qps.count * txDepth() * Math.max(s.size, 64);
@@ -205,7 +208,8 @@ final class PerfCommand implements Callable<Integer>
             final PerfBuffers buffers = new PerfBuffers(qps, s.size, dmaMr);
             try (PerfThreads threads = new PerfThreads(pair, s.layout, idle, s.appIdle))
             {
-                final long deadline = System.nanoTime() + (long)(timeout * 1e9);
+                final long deadline = System.nanoTime() + (long)(timeout * 1e9) +
+                    TimeUnit.SECONDS.toNanos(durationSeconds);
                 final List<ThreadMeter> meters = meters(threads);
                 printHeader(s, threads);
                 if (latency)
@@ -236,13 +240,13 @@ final class PerfCommand implements Callable<Integer>
      */
     private int peer()
     {
-        final PerftestPeer.Settings s = PerftestPeer.Settings.of(host, server, op.name(), latency);
+        final PerftestPeerSettings s = PerftestPeerSettings.of(host, server, op.name(), latency);
         s.port = port;
         if (null != size)
         {
             s.size = size;
         }
-        s.iters = null != iters ? (int)Math.min(Integer.MAX_VALUE, iters) : PerftestPeer.DEFAULT_ITERS;
+        s.iters = null != iters ? (int)Math.min(Integer.MAX_VALUE, iters) : PerftestPeerSettings.DEFAULT_ITERS;
         if (null != txDepthOption)
         {
             s.txDepth = txDepthOption;
@@ -391,6 +395,7 @@ final class PerfCommand implements Callable<Integer>
             idle = PerfThreads.Idle.forCores(s.layout.busyThreads(latency));
         }
         validateEvents(s.layout);
+        validateModes();
         s.qps.events = events;
         // bandwidth: the window keeps the engines busy while the application sleeps; latency: it is on the path
         s.appIdle = null != appIdle ? appIdle : !latency ? PerfThreads.Idle.backoff :
@@ -401,6 +406,24 @@ final class PerfCommand implements Callable<Integer>
         s.qps.recvWr = rxDepth();
         s.qps.maxInline = s.inline ? s.size : 0;
         return s;
+    }
+
+    /** In-JVM -b and -D, refused where perftest refuses them. */
+    private void validateModes()
+    {
+        if (durationSeconds < 0)
+        {
+            throw new IllegalArgumentException("-D takes a positive number of seconds: " + durationSeconds);
+        }
+        if (duplex && latency)
+        {
+            throw new IllegalArgumentException("-b is for bandwidth tests: a latency test is a ping-pong already");
+        }
+        if (durationSeconds > 0 && events)
+        {
+            // force_dependecies: "Duration mode doesn't work with events."
+            throw new IllegalArgumentException("-D does not work with --events, as in perftest");
+        }
     }
 
     private void validateEvents(final PerfThreads.Layout layout)
@@ -441,7 +464,8 @@ final class PerfCommand implements Callable<Integer>
     {
         final String line = "-".repeat(87);
         System.out.println(line);
-        System.out.printf("                    %s %s Test%n", op.title, latency ? "Latency" : "BW");
+        System.out.printf("                    %s %s%s Test%n", op.title, duplex ? "Bidirectional " : "",
+            latency ? "Latency" : "BW");
         System.out.printf(" Number of qps   : %d\t\tTransport type : RoCEv2 (jrxe, emulated virtio-net)%n",
             s.qps.count);
         System.out.printf(" Connection type : RC\t\tUsing SRQ      : OFF%n");
@@ -460,6 +484,11 @@ final class PerfCommand implements Callable<Integer>
         {
             System.out.printf(" Completions     : events (one completion channel per node)%n");
         }
+        if (durationSeconds > 0)
+        {
+            System.out.printf(" Duration        : %d [sec] (margins of %d [sec] uncounted)%n", durationSeconds,
+                durationSeconds / 4);
+        }
         System.out.println(line);
     }
 
@@ -472,24 +501,38 @@ final class PerfCommand implements Callable<Integer>
         final long deadline)
     {
         final PerfBandwidth bw = new PerfBandwidth(qps, buffers, threads, op.wrOpcode, txDepth(), cqMod(), rxDepth(),
-            s.inline);
+            s.inline, duplex);
         if (warmup > 0)
         {
             bw.run(warmup, deadline);
         }
+        final int directions = duplex ? 2 : 1;
         start(meters);
         final long startNs = System.nanoTime();
-        bw.run(s.iters, deadline);
-        final long elapsedNs = System.nanoTime() - startNs;
+        final long messages;
+        final long iterations;
+        final double seconds;
+        if (durationSeconds > 0)
+        {
+            final DurationTimeline timeline = DurationTimeline.ofSeconds(durationSeconds);
+            messages = bw.runFor(timeline, deadline);
+            iterations = messages; // perftest's -b -D counts both directions too
+            seconds = timeline.sampleNs() / 1e9;
+        }
+        else
+        {
+            bw.run(s.iters, deadline);
+            iterations = s.iters * s.qps.count; // -b: each side's count, with the sum of both bandwidths
+            messages = iterations * directions;
+            seconds = (System.nanoTime() - startNs) / 1e9;
+        }
         stop(meters);
 
-        final long messages = s.iters * s.qps.count;
-        final double seconds = elapsedNs / 1e9;
         System.out.println(" #bytes     #iterations    BW average[Gb/sec]   MsgRate[Mpps]");
-        System.out.printf(Locale.ROOT, " %-10d %-14d %-20.2f %.6f%n", s.size, messages,
+        System.out.printf(Locale.ROOT, " %-10d %-14d %-20.2f %.6f%n", s.size, iterations,
             messages * (double)s.size * 8 / seconds / 1e9, messages / seconds / 1e6);
         System.out.println("-".repeat(87));
-        printMeters(meters, messages);
+        printMeters(meters, Math.max(1, messages));
     }
 
     private void runLatency(
@@ -506,19 +549,34 @@ final class PerfCommand implements Callable<Integer>
         {
             lat.run(warmup, null, deadline);
         }
-        start(meters);
-        lat.run(s.iters, histogram, deadline);
-        stop(meters);
-
         final boolean half = PerfLatency.halvesRoundTrip(op.wrOpcode);
         final double scale = half ? 2000.0 : 1000.0; // ns of round trip -> µs reported
-        System.out.println(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]" +
-            "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]");
-        System.out.printf(Locale.ROOT, " %-6d %-14d %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n",
-            s.size, s.iters, histogram.getMinValue() / scale, histogram.getMaxValue() / scale,
-            histogram.getValueAtPercentile(50) / scale, histogram.getMean() / scale,
-            histogram.getStdDeviation() / scale, histogram.getValueAtPercentile(99) / scale,
-            histogram.getValueAtPercentile(99.9) / scale);
+        final long iterations;
+        start(meters);
+        if (durationSeconds > 0)
+        {
+            final DurationTimeline timeline = DurationTimeline.ofSeconds(durationSeconds);
+            iterations = lat.runFor(timeline, histogram, deadline);
+            stop(meters);
+            // print_report_lat_duration: the average over the sampled period, no per-iteration statistics
+            final PerftestLatDurationReport report = PerftestLatDurationReport.compute(s.size, iterations,
+                timeline.sampleNs(), half);
+            System.out.print(report.header());
+            System.out.print(report.line());
+        }
+        else
+        {
+            lat.run(s.iters, histogram, deadline);
+            stop(meters);
+            iterations = s.iters;
+            System.out.println(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]" +
+                "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]");
+            System.out.printf(Locale.ROOT, " %-6d %-14d %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n",
+                s.size, s.iters, histogram.getMinValue() / scale, histogram.getMaxValue() / scale,
+                histogram.getValueAtPercentile(50) / scale, histogram.getMean() / scale,
+                histogram.getStdDeviation() / scale, histogram.getValueAtPercentile(99) / scale,
+                histogram.getValueAtPercentile(99.9) / scale);
+        }
         System.out.println("-".repeat(87));
         System.out.printf(Locale.ROOT, " %s latency [usec]: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f%n",
             half ? "one-way (round trip / 2)" : "round-trip",
@@ -535,7 +593,7 @@ final class PerfCommand implements Callable<Integer>
             System.out.printf(Locale.ROOT, " completion events: %d taken (%.2f per round trip), %d re-polls after " +
                 "arming%n", lat.eventsTaken(), (double)lat.eventsTaken() / (s.iters + warmup), lat.missedEvents());
         }
-        printMeters(meters, s.iters);
+        printMeters(meters, Math.max(1, iterations));
     }
 
     private static void start(final List<ThreadMeter> meters)

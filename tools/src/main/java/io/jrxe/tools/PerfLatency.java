@@ -9,6 +9,7 @@ import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
+import io.jrxe.ulp.perftest.DurationTimeline;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -51,6 +52,7 @@ final class PerfLatency
     private long postedA;
     private long postedB;
     private long deadlineNs;
+    private byte writeTag;
 
     PerfLatency(
         final RcQps qps,
@@ -136,24 +138,57 @@ final class PerfLatency
         for (long i = 0; i < iters; i++)
         {
             final long start = System.nanoTime();
-            switch (op)
-            {
-                case WrOpcode.SEND:
-                    pingPongSend();
-                    break;
-                case WrOpcode.RDMA_WRITE:
-                    pingPongWrite((byte)(i + 1));
-                    break;
-                default:
-                    postA();
-                    awaitCompletion(cqA, channelA, "requester");
-                    break;
-            }
+            roundTrip();
             final long rtt = System.nanoTime() - start;
             if (null != histogram)
             {
                 histogram.recordValue(rtt);
             }
+        }
+    }
+
+    /**
+     * perftest's {@code -D}: round trips until {@code duration} (started now) ends; those that start and end in its
+     * sampled period are counted and recorded in nanoseconds into {@code histogram}.
+     *
+     * @return the round trips counted
+     */
+    long runFor(final DurationTimeline duration, final Histogram histogram, final long deadlineNs)
+    {
+        this.deadlineNs = deadlineNs;
+        long now = System.nanoTime();
+        duration.reset();
+        duration.start(now);
+        long counted = 0;
+        while (!duration.ended(now))
+        {
+            final long start = now;
+            roundTrip();
+            now = System.nanoTime();
+            if (duration.sampling(start) && duration.sampling(now))
+            {
+                histogram.recordValue(now - start);
+                counted++;
+            }
+        }
+        return counted;
+    }
+
+    private void roundTrip()
+    {
+        switch (op)
+        {
+            case WrOpcode.SEND:
+                pingPongSend();
+                break;
+            case WrOpcode.RDMA_WRITE:
+                // the tag runs on across runs (warm-up, measured): a run must never start with the byte it waits for
+                pingPongWrite(++writeTag);
+                break;
+            default:
+                postA();
+                awaitCompletion(cqA, channelA, "requester");
+                break;
         }
     }
 

@@ -2,6 +2,8 @@ package io.jrxe.tools;
 
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.ulp.oob.PerftestDest;
+import io.jrxe.ulp.oob.PerftestLatDurationReport;
+import io.jrxe.ulp.oob.PerftestLatLine;
 import io.jrxe.ulp.oob.PerftestLatReport;
 import io.jrxe.ulp.oob.PerftestReportFormatter;
 import io.jrxe.ulp.perftest.PerftestLatPeer;
@@ -17,9 +19,10 @@ import java.util.Locale;
 /**
  * What a perftest latency peer prints ({@link PerftestLatPeer.Listener}): perftest's test header and address lines
  * once connected, then for each size perftest's table line, beside it the HdrHistogram percentiles of all the
- * intervals of that run (perftest's table drops the 2 largest; the histogram keeps every one), a {@code JRXE-PERF}
- * line for scripts, and with {@code --hgrm FILE} the histogram's percentile distribution in usec (one file per size
- * with {@code -a}: {@code FILE.<size>}).
+ * intervals of that run (perftest's table drops the 2 largest; the histogram keeps every one; with {@code -D}, where
+ * perftest prints only an average, every interval of the sampled period), a {@code JRXE-PERF} line for scripts,
+ * and with {@code --hgrm FILE} the histogram's percentile distribution in usec (one file per size with {@code -a}:
+ * {@code FILE.<size>}).
  */
 final class PerftestLatOutput implements PerftestLatPeer.Listener
 {
@@ -28,19 +31,22 @@ final class PerftestLatOutput implements PerftestLatPeer.Listener
     private static final double NS_PER_USEC = 1000.0;
 
     private final PrintStream out;
-    private final PerftestPeer.Settings settings;
+    private final PerftestPeerSettings settings;
     private final String device;
     private final String exchangeMethod;
     private final Histogram histogram = new Histogram(HIGHEST_TRACKABLE_NS, 3);
+    /** perftest's rtt_factor: send and write intervals are round trips, reported halved. */
+    private final int factor;
     private boolean tableStarted;
 
-    PerftestLatOutput(final PrintStream out, final PerftestPeer.Settings settings, final String device,
+    PerftestLatOutput(final PrintStream out, final PerftestPeerSettings settings, final String device,
         final String exchangeMethod)
     {
         this.out = out;
         this.settings = settings;
         this.device = device;
         this.exchangeMethod = exchangeMethod;
+        this.factor = settings.test.halvesRoundTrip() ? 2 : 1;
     }
 
     @Override
@@ -54,6 +60,10 @@ final class PerftestLatOutput implements PerftestLatPeer.Listener
         out.println(" Link type       : Ethernet\t\tGID index       : " + settings.gidIndex);
         out.println(" Max inline data : " + settings.latSettings().effectiveInline() + "[B]\tData ex. method : " +
             exchangeMethod);
+        if (settings.durationSeconds > 0)
+        {
+            out.println(" Duration        : " + settings.durationSeconds + " [sec]");
+        }
         out.print(PerftestReportFormatter.RESULT_LINE);
         PerftestPeerOutput.printAddressLines(out, local, remote);
         out.flush();
@@ -73,26 +83,54 @@ final class PerftestLatOutput implements PerftestLatPeer.Listener
     @Override
     public void result(final PerftestLatReport report, final long[] postedNs)
     {
+        line(report);
+        histogram.reset();
+        final long[] intervals = PerftestLatReport.intervals(postedNs, (int)report.iters());
+        for (final long interval : intervals)
+        {
+            record(interval);
+        }
+        percentiles(report, report.tTypical(), report.tAvg());
+    }
+
+    /**
+     * A post-to-post interval of a {@code -D} run's sampled period, from the measured loop: perftest keeps none; the
+     * histogram does (allocation-free once its buckets exist).
+     */
+    @Override
+    public void record(final long intervalNs)
+    {
+        histogram.recordValue(Math.min(HIGHEST_TRACKABLE_NS, Math.max(0, intervalNs / factor)));
+    }
+
+    @Override
+    public void durationResult(final PerftestLatDurationReport report)
+    {
+        line(report);
+        // perftest has no median in this mode: the histogram's stands in for t_typical
+        percentiles(report, micros(50), report.tAvg());
+    }
+
+    private void line(final PerftestLatLine report)
+    {
         if (!tableStarted)
         {
             out.print(PerftestReportFormatter.RESULT_LINE);
-            out.print(PerftestLatReport.HEADER);
+            out.print(report.header());
             tableStarted = true;
         }
         out.print(report.line());
-        histogram.reset();
-        final long[] intervals = PerftestLatReport.intervals(postedNs, (int)report.iters());
-        final int factor = settings.test.halvesRoundTrip() ? 2 : 1;
-        for (final long interval : intervals)
-        {
-            histogram.recordValue(Math.min(HIGHEST_TRACKABLE_NS, Math.max(0, interval / factor)));
-        }
+    }
+
+    /** The histogram's percentiles beside perftest's line, the JRXE-PERF line, the --hgrm file. */
+    private void percentiles(final PerftestLatLine report, final double typical, final double average)
+    {
         out.printf(Locale.ROOT, " HdrHistogram [usec]: p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f max=%.2f n=%d%n",
             micros(50), micros(90), micros(99), micros(99.9), histogram.getMaxValue() / NS_PER_USEC,
             histogram.getTotalCount());
         out.printf(Locale.ROOT, "JRXE-PERF role=%s test=%s size=%d iters=%d t_typical_us=%.2f t_avg_us=%.2f " +
             "lat_p50_us=%.2f lat_p99_us=%.2f lat_max_us=%.2f%n", null == settings.host ? "server" : "client",
-            settings.test.tool(), report.size(), report.iters(), report.tTypical(), report.tAvg(), micros(50),
+            settings.test.tool(), report.size(), report.iters(), typical, average, micros(50),
             micros(99), histogram.getMaxValue() / NS_PER_USEC);
         out.flush();
         if (null != settings.hgrm)

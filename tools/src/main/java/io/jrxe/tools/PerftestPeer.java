@@ -33,6 +33,7 @@ import io.jrxe.ulp.oob.PerftestTcpTransport;
 import io.jrxe.ulp.oob.PerftestTest;
 import io.jrxe.ulp.oob.PerftestTransport;
 import io.jrxe.ulp.oob.Side;
+import io.jrxe.ulp.perftest.DurationTimeline;
 import io.jrxe.ulp.perftest.PerftestBwTraffic;
 import io.jrxe.ulp.perftest.PerftestLatPeer;
 import io.jrxe.ulp.rdmacm.RdmaCm;
@@ -60,242 +61,28 @@ import java.util.concurrent.TimeUnit;
  *   send_bw     SENDs, up to tx depth in flight, RTS        receives, rx depth posted, stays in RTR
  *   write_bw    RDMA WRITEs into the server's buffer, RTS   passive: RTR, prints the client's report
  *   read_bw     RDMA READs from the server's buffer, RTS    passive: RTR, prints the client's report
+ *   -b          both sides do the client's part (and for send_bw the server's too), RTS, print the sum
  * </pre>
- * One RC QP ({@code -q 1}), fixed message size and iterations ({@code -s}, {@code -n}, the same on both sides, as
- * perftest requires), the GID at {@code --gid-index} (perftest {@code -x}); the path MTU is the smaller active MTU
+ * {@code -q} RC QPs, message size and iterations ({@code -s}, {@code -n}, the same on both sides, as perftest
+ * requires) or a duration ({@code -D}) or every size ({@code -a}) as {@link PerftestPeerSettings#bwMode()} allows,
+ * the GID at {@code --gid-index} (perftest {@code -x}); the path MTU is the smaller active MTU
  * of the two sides unless {@code --mtu} lowers it. With {@code -R} rdma_cm connects the QP (its ACK timeout is the
  * CM's; perftest ignores {@code -u} there too) and the client's HOST is the server's RoCE address. Every work
  * request is signaled (the peer cannot see that), so each message has a completion time: besides perftest's table
- * this side prints HdrHistogram percentiles of post-to-completion latency (sender) or of the gaps between receive
- * completions (receiver).
+ * a plain run (one QP, one way, one size, iterations) prints HdrHistogram percentiles of post-to-completion latency
+ * (sender) or of the gaps between receive completions (receiver).
  * <p>
  * The engine runs on its own thread ({@link RoceNode#start()}): the conversation blocks on its connection while the
  * peer's traffic is already flowing; with {@code -R} this side opens the node's {@link RdmaCm} for the run. The
- * caller opens and closes the node. {@code jrxe perf} calls {@link #run(RoceNode, PrintStream)} when it is given
+ * caller opens and closes the node. {@code jrxe perf} calls
+ * {@link #run(RoceNode, PerftestPeerSettings, IdleStrategy, NanoClock, PrintStream)} when it is given
  * {@code --server} or a peer host.
  */
 final class PerftestPeer implements PerftestBwSession.Peer
 {
-    /** perftest's defaults: {@code DEF_TX_BW}, {@code DEF_RX_SEND}, {@code DEF_SIZE_BW}, {@code DEF_ITERS}. */
-    static final int DEFAULT_TX_DEPTH = 128;
-    static final int DEFAULT_RX_DEPTH = 512;
-    static final int DEFAULT_SIZE = 65536;
-    static final int DEFAULT_ITERS = 1000;
-    /** perftest's {@code DEF_DURATION}: the period of {@code --run_infinitely} without {@code -D}. */
-    static final int DEFAULT_PERIOD_SECONDS = 5;
-
-    /** What a run is asked to do; the defaults are perftest's. */
-    static final class Settings
-    {
-        PerftestTest test = PerftestTest.WRITE_BW;
-        String host;
-        int port = OobContext.DEFAULT_PORT;
-        int size = DEFAULT_SIZE;
-        int iters = DEFAULT_ITERS;
-        int txDepth = DEFAULT_TX_DEPTH;
-        int rxDepth = DEFAULT_RX_DEPTH;
-        int gidIndex = RoceNode.GID_INDEX_IPV4;
-        Mtu mtu;
-        boolean reportGbits;
-        boolean rdmaCm;
-        int timeoutSeconds = 300;
-        int ackTimeout = QpConnector.DEFAULT_TIMEOUT;
-        /** {@code -q}: QPs (bandwidth tests). */
-        int qps = 1;
-        /** {@code -b}: bidirectional (write_bw, read_bw). */
-        boolean duplex;
-        /** {@code -D}: seconds to run instead of iterations (write_bw, read_bw client), 0 for iterations. */
-        int durationSeconds;
-        /** {@code --run_infinitely}: a one-way write/read client prints a line per {@code -D} period until killed. */
-        boolean runInfinitely;
-        /** Stop a {@code --run_infinitely} client after this many periods (tests); 0 runs until killed. */
-        long periods;
-        /** perftest's {@code -a}: sizes 2..2^{@link #maxSizeExponent} (latency tests, write_bw/read_bw client). */
-        boolean allSizes;
-        /** The largest size of {@code -a} as a power of two: perftest's 23 (8 MiB); tests lower it. */
-        int maxSizeExponent = PerftestLatSession.ALL_SIZES_MAX_EXPONENT;
-        /** Latency tests: {@code -I}, -1 for perftest's default. */
-        int maxInline = -1;
-        /** Latency tests: {@code --cq-mod} of ib_send_lat (perftest's default is the tx depth, 1). */
-        int cqMod = 1;
-        /** Latency tests: write each size's HdrHistogram here ({@code --hgrm}), or null. */
-        String hgrm;
-
-        /**
-         * Maps a command line onto settings: exactly one of {@code server} and {@code host}, an operation perftest
-         * has a bandwidth test for.
-         *
-         * @throws IllegalArgumentException on a bad combination or value, saying what to fix
-         */
-        static Settings of(final String host, final boolean server, final String op)
-        {
-            return of(host, server, op, false);
-        }
-
-        /**
-         * As {@link #of(String, boolean, String)}, for a latency test ({@code ib_*_lat}) when {@code latency}, with
-         * perftest's latency defaults (size 2, or 8 for atomic; tx depth 1).
-         */
-        static Settings of(final String host, final boolean server, final String op, final boolean latency)
-        {
-            if (server == (null != host))
-            {
-                throw new IllegalArgumentException("give either --server or the HOST of a perftest server, not " +
-                    (server ? "both" : "neither"));
-            }
-            final Settings s = new Settings();
-            s.host = host;
-            s.test = testOf(op, latency);
-            if (latency)
-            {
-                s.size = PerftestTest.ATOMIC_LAT == s.test ? 8 : 2;
-                s.txDepth = 1;
-            }
-            return s;
-        }
-
-        static PerftestTest testOf(final String op)
-        {
-            return testOf(op, false);
-        }
-
-        static PerftestTest testOf(final String op, final boolean latency)
-        {
-            if (latency)
-            {
-                return latTestOf(op);
-            }
-            switch (op.toLowerCase(Locale.ROOT))
-            {
-                case "send":
-                    return PerftestTest.SEND_BW;
-                case "write":
-                    return PerftestTest.WRITE_BW;
-                case "read":
-                    return PerftestTest.READ_BW;
-                default:
-                    throw new IllegalArgumentException("perftest peer mode runs --op send, write or read, not '" +
-                        op + "'");
-            }
-        }
-
-        private static PerftestTest latTestOf(final String op)
-        {
-            return switch (op.toLowerCase(Locale.ROOT))
-            {
-                case "send" -> PerftestTest.SEND_LAT;
-                case "write" -> PerftestTest.WRITE_LAT;
-                case "read" -> PerftestTest.READ_LAT;
-                case "atomic" -> PerftestTest.ATOMIC_LAT;
-                default -> throw new IllegalArgumentException("perftest peer mode with --lat runs --op send, " +
-                    "write, read or atomic, not '" + op + "'");
-            };
-        }
-
-        private void checkBandwidthModes()
-        {
-            if (qps < 1 || qps > 64)
-            {
-                throw new IllegalArgumentException("-q must be in [1, 64], got " + qps);
-            }
-            if (test.latency() && (1 != qps || duplex || 0 != durationSeconds))
-            {
-                throw new IllegalArgumentException("-q, -b and -D are for the bandwidth tests: perftest's latency " +
-                    "tests run one QP for a number of iterations");
-            }
-            if (duplex && !test.serverIsPassive())
-            {
-                throw new IllegalArgumentException("-b is implemented for write and read (ib_write_bw, " +
-                    "ib_read_bw), not " + test.tool());
-            }
-            if (runInfinitely && (duplex || !test.serverIsPassive() || test.latency()))
-            {
-                throw new IllegalArgumentException("--run_infinitely is implemented for one-way ib_write_bw and " +
-                    "ib_read_bw, not " + test.tool() + (duplex ? " with -b" : ""));
-            }
-            if (durationSeconds < 0 || (durationSeconds > 0 && (duplex || !test.serverIsPassive())))
-            {
-                throw new IllegalArgumentException("-D is implemented for one-way ib_write_bw and ib_read_bw " +
-                    "(a positive number of seconds); drop -b, or use -n with " + test.tool());
-            }
-        }
-
-        /** @return the tx depth of a latency run. */
-        int latTxDepth()
-        {
-            return txDepth;
-        }
-
-        /** @return the library's settings of a latency run (checked). */
-        PerftestLatPeer.Settings latSettings()
-        {
-            final PerftestLatPeer.Settings s = new PerftestLatPeer.Settings();
-            s.test = test;
-            s.iters = iters;
-            s.txDepth = txDepth;
-            s.rxDepth = rxDepth;
-            s.cqMod = cqMod;
-            s.maxInline = maxInline;
-            s.maxSize = allSizes ? 1L << maxSizeExponent : size;
-            s.gidIndex = gidIndex;
-            s.ackTimeout = ackTimeout;
-            s.runTimeoutNs = TimeUnit.SECONDS.toNanos(timeoutSeconds);
-            return s.check();
-        }
-
-        Settings check()
-        {
-            if (test.latency())
-            {
-                latSettings();
-                PerftestLatSession.sizes(test, size, allSizes);
-            }
-            else if (null != hgrm)
-            {
-                throw new IllegalArgumentException("--hgrm is for the latency tests in peer mode (--lat)");
-            }
-            else if (allSizes && (!test.serverIsPassive() || duplex || 0 != durationSeconds || runInfinitely))
-            {
-                throw new IllegalArgumentException("-a is implemented for the latency tests and one-way " +
-                    "ib_write_bw / ib_read_bw with -n; drop -b, -D or --run_infinitely, or use -s with " +
-                    test.tool());
-            }
-            checkBandwidthModes();
-            if (size < 1 || iters < 1 || txDepth < 1 || rxDepth < 1)
-            {
-                throw new IllegalArgumentException("size, iterations, tx depth and rx depth must be positive: " +
-                    size + ", " + iters + ", " + txDepth + ", " + rxDepth);
-            }
-            if (port < 1 || port > 65535)
-            {
-                throw new IllegalArgumentException("port must be 1..65535, got " + port);
-            }
-            if (ackTimeout < 1 || ackTimeout > 31)
-            {
-                throw new IllegalArgumentException("the ACK timeout code (perftest -u) must be 1..31, got " +
-                    ackTimeout);
-            }
-            if (timeoutSeconds < 1)
-            {
-                throw new IllegalArgumentException("timeout must be at least 1 second, got " + timeoutSeconds);
-            }
-            return this;
-        }
-
-        Side side()
-        {
-            return null == host ? Side.SERVER : Side.CLIENT;
-        }
-
-        Unit unit()
-        {
-            return reportGbits ? Unit.GB_PER_SEC : Unit.MB_PER_SEC;
-        }
-    }
-
     private final RoceNode node;
     private final RxeDevice device;
-    private final Settings settings;
+    private final PerftestPeerSettings settings;
     private final IdleStrategy idle;
     private final NanoClock clock;
     private final PrintStream out;
@@ -313,12 +100,16 @@ final class PerftestPeer implements PerftestBwSession.Peer
     private Mtu pathMtu;
     private int localOutReads;
     private BwTraffic traffic;
+    private SendWorkRequest[] sendWrs;
+    private RecvWorkRequest[] recvWrs;
+    private DurationTimeline timeline;
+    private boolean tablePrinted;
     private int preposted;
     private PerftestLatPeer latPeer;
 
     PerftestPeer(
         final RoceNode node,
-        final Settings settings,
+        final PerftestPeerSettings settings,
         final IdleStrategy idle,
         final NanoClock clock,
         final PrintStream out)
@@ -343,7 +134,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
         node.start();
         final long timeoutNs = TimeUnit.SECONDS.toNanos(settings.timeoutSeconds);
         // --run_infinitely: the passive server waits at its barrier for as long as the client runs
-        final long trafficTimeoutNs = settings.runInfinitely ? Long.MAX_VALUE / 4 : timeoutNs;
+        final long trafficTimeoutNs = settings.runInfinitely ? Long.MAX_VALUE / 4 :
+            timeoutNs + TimeUnit.SECONDS.toNanos(settings.durationSeconds);
         final OobContext oob = new OobContext().acceptTimeoutNs(timeoutNs).connectTimeoutNs(timeoutNs)
             .onListening(() ->
             {
@@ -368,7 +160,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
                 return runLatency(opened, timeoutNs);
             }
             final PerftestBwSession.Result result = PerftestBwSession.run(exchange, settings.test,
-                settings.duplex, localMtu(), PerftestSysData.DEFAULT, this, trafficTimeoutNs);
+                settings.bwMode(), localMtu(), PerftestSysData.DEFAULT, this, trafficTimeoutNs);
             return PerftestPeerOutput.report(out, settings, pathMtu, result, traffic);
         }
         catch (final IOException ex)
@@ -386,8 +178,10 @@ final class PerftestPeer implements PerftestBwSession.Peer
     {
         final PerftestLatOutput output = new PerftestLatOutput(out, settings, node.name(), opened.exchangeMethod());
         latPeer = new PerftestLatPeer(device, opened, exchange, settings.latSettings(), idle, clock, output);
+        // a passive read/atomic server's closing barrier lasts the client's whole run, -D seconds with -D
         PerftestLatSession.run(exchange, settings.test, PerftestLatSession.sizes(settings.test, settings.size,
-            settings.allSizes), localMtu(), PerftestSysData.DEFAULT, latPeer, timeoutNs);
+            settings.allSizes), localMtu(), PerftestSysData.DEFAULT, latPeer,
+            timeoutNs + TimeUnit.SECONDS.toNanos(settings.durationSeconds));
         output.end();
         return 0;
     }
@@ -406,8 +200,8 @@ final class PerftestPeer implements PerftestBwSession.Peer
     }
 
     /** {@code jrxe perf} peer mode entry point, see the class comment. */
-    static int run(final RoceNode node, final Settings settings, final IdleStrategy idle, final NanoClock clock,
-        final PrintStream out)
+    static int run(final RoceNode node, final PerftestPeerSettings settings, final IdleStrategy idle,
+        final NanoClock clock, final PrintStream out)
     {
         return new PerftestPeer(node, settings, idle, clock, out).run();
     }
@@ -491,7 +285,48 @@ final class PerftestPeer implements PerftestBwSession.Peer
     }
 
     @Override
-    public void prepareTraffic()
+    public void prepareTraffic(final long size)
+    {
+        final int bytes = (int)size;
+        if (null == sendWrs)
+        {
+            createTraffic();
+        }
+        else
+        {
+            for (int q = 0; q < qps.length; q++)
+            {
+                sendWrs[q].sgl().clear().add(buffer.addressOffset() + q * area, bytes, mr.lkey());
+                recvWrs[q].sgl().clear().add(buffer.addressOffset() + (qps.length + q) * area, bytes, mr.lkey());
+            }
+        }
+        if (settings.allSizes && !tablePrinted)
+        {
+            // perftest prints the table's header before the first size and a line after each
+            out.print(PerftestReportFormatter.RESULT_LINE);
+            out.print(PerftestReportFormatter.header(settings.unit()));
+            tablePrinted = true;
+        }
+        if (receives())
+        {
+            // ctx_set_recv_wqes: rx depth receives per QP, which ITERATIONS caps at the iterations
+            preposted = settings.durationSeconds > 0 ? settings.rxDepth : Math.min(settings.rxDepth, settings.iters);
+            for (int q = 0; q < qps.length; q++)
+            {
+                for (int i = 0; i < preposted; i++)
+                {
+                    final int rc = qps[q].postRecv(recvWrs[q]);
+                    if (0 != rc)
+                    {
+                        throw new IllegalStateException("post_recv failed (" + rc + "): " + qps[q].postError());
+                    }
+                }
+            }
+        }
+    }
+
+    /** The loops and the work requests, once (sizes of {@code -a} change only their lengths). */
+    private void createTraffic()
     {
         if (plainRun())
         {
@@ -501,23 +336,24 @@ final class PerftestPeer implements PerftestBwSession.Peer
         {
             multiTraffic = new PerftestBwTraffic(qps, cq, idle, clock);
         }
-        if (Side.SERVER == settings.side() && !settings.test.serverIsPassive())
+        sendWrs = new SendWorkRequest[qps.length];
+        recvWrs = new RecvWorkRequest[qps.length];
+        for (int q = 0; q < qps.length; q++)
         {
-            // ib_send_bw's server: ctx_set_recv_wqes posts rx depth receives per QP (no more than the iterations).
-            preposted = Math.min(settings.rxDepth, settings.iters);
-            for (int q = 0; q < qps.length; q++)
-            {
-                final RecvWorkRequest recv = recvWr(q);
-                for (int i = 0; i < preposted; i++)
-                {
-                    final int rc = qps[q].postRecv(recv);
-                    if (0 != rc)
-                    {
-                        throw new IllegalStateException("post_recv failed (" + rc + "): " + qps[q].postError());
-                    }
-                }
-            }
+            sendWrs[q] = sendWr(q);
+            recvWrs[q] = recvWr(q).wrId(q);
         }
+        if (settings.durationSeconds > 0)
+        {
+            timeline = settings.runInfinitely ? new DurationTimeline(0, TimeUnit.SECONDS.toNanos(
+                settings.durationSeconds)) : DurationTimeline.ofSeconds(settings.durationSeconds);
+        }
+    }
+
+    /** Whether this side posts receives: the ib_send_bw server, and with {@code -b} both ib_send_bw sides. */
+    private boolean receives()
+    {
+        return PerftestTest.SEND_BW == settings.test && (Side.SERVER == settings.side() || settings.duplex);
     }
 
     /** One QP, fixed iterations, one way: the loop that also keeps per-message times and a histogram. */
@@ -528,11 +364,12 @@ final class PerftestPeer implements PerftestBwSession.Peer
     }
 
     @Override
-    public BwReport runTraffic()
+    public BwReport runTraffic(final long size)
     {
         final long deadline = clock.nanoTime() + TimeUnit.SECONDS.toNanos(settings.timeoutSeconds) +
             TimeUnit.SECONDS.toNanos(settings.durationSeconds);
-        final boolean receives = Side.SERVER == settings.side() && !settings.test.serverIsPassive();
+        final boolean client = Side.CLIENT == settings.side();
+        final boolean duration = settings.durationSeconds > 0;
         int depth = settings.txDepth;
         if (settings.test.readsOrAtomics())
         {
@@ -541,101 +378,86 @@ final class PerftestPeer implements PerftestBwSession.Peer
         }
         if (null != traffic)
         {
-            if (receives)
+            if (receives())
             {
-                traffic.receive(recvWr(0), settings.iters, preposted, deadline);
+                traffic.receive(recvWrs[0], settings.iters, preposted, deadline);
             }
             else
             {
-                traffic.send(sendWr(0), settings.iters, depth, deadline);
+                traffic.send(sendWrs[0], settings.iters, depth, deadline);
             }
-            return PerftestReportFormatter.report(settings.size, settings.iters, traffic.elapsedNs(),
+            return PerftestReportFormatter.report(size, settings.iters, traffic.elapsedNs(),
                 traffic.bestPerMessageNs(), settings.unit());
         }
-        if (receives)
+        if (PerftestTest.SEND_BW == settings.test && settings.duplex)
         {
-            final RecvWorkRequest[] recvs = new RecvWorkRequest[qps.length];
-            for (int q = 0; q < qps.length; q++)
+            if (duration)
             {
-                recvs[q] = recvWr(q).wrId(q);
+                multiTraffic.duplexFor(sendWrs, recvWrs, depth, client, timeline, deadline);
             }
-            multiTraffic.receive(recvs, settings.iters, preposted, deadline);
+            else
+            {
+                multiTraffic.duplex(sendWrs, recvWrs, settings.iters, preposted, depth, client, deadline);
+            }
+        }
+        else if (receives())
+        {
+            if (duration)
+            {
+                multiTraffic.receiveFor(recvWrs, timeline, deadline);
+            }
+            else
+            {
+                multiTraffic.receive(recvWrs, settings.iters, preposted, deadline);
+            }
+        }
+        else if (settings.runInfinitely)
+        {
+            return runInfinitely(depth);
+        }
+        else if (duration)
+        {
+            multiTraffic.sendFor(sendWrs, depth, timeline, deadline);
         }
         else
         {
-            final SendWorkRequest[] wrs = new SendWorkRequest[qps.length];
-            for (int q = 0; q < qps.length; q++)
-            {
-                wrs[q] = sendWr(q);
-            }
-            if (settings.runInfinitely)
-            {
-                return runInfinitely(wrs, depth);
-            }
-            if (settings.allSizes)
-            {
-                return runAllSizes(wrs, depth, deadline);
-            }
-            if (settings.durationSeconds > 0)
-            {
-                // perftest's default margin is a quarter of the duration (DEF_INIT_MARGIN)
-                final long durationNs = TimeUnit.SECONDS.toNanos(settings.durationSeconds);
-                multiTraffic.sendFor(wrs, depth, durationNs / 4, durationNs, deadline);
-            }
-            else
-            {
-                multiTraffic.send(wrs, settings.iters, depth, deadline);
-            }
+            multiTraffic.send(sendWrs, settings.iters, depth, deadline);
         }
         // no per-message times on this path: the peak is reported as 0, as perftest's -N (--noPeak)
-        return PerftestReportFormatter.report(settings.size, multiTraffic.messages(), multiTraffic.elapsedNs(), 0,
+        return PerftestReportFormatter.report(size, multiTraffic.messages(), multiTraffic.elapsedNs(), 0,
             settings.unit());
+    }
+
+    /** With {@code -a} each size's line as it is known: perftest's {@code print_report_bw} / full report. */
+    @Override
+    public void reported(final BwReport local, final BwReport remote)
+    {
+        if (settings.allSizes)
+        {
+            out.print(PerftestReportFormatter.line(local, remote, settings.unit()));
+            out.flush();
+        }
     }
 
     /**
      * perftest's {@code run_iter_bw_infinitely}: post without end and print a result line every {@code -D} seconds
      * (default 5) with what completed in that period; the queues drain between periods, which leaves a gap of one
-     * window's completions. Returns only after {@link Settings#periods} periods (tests); the tool is stopped by a
-     * signal.
+     * window's completions. Returns only after {@link PerftestPeerSettings#periods} periods (tests); the tool is
+     * stopped by a signal.
      */
-    private BwReport runInfinitely(final SendWorkRequest[] wrs, final int depth)
+    private BwReport runInfinitely(final int depth)
     {
-        final long periodNs = TimeUnit.SECONDS.toNanos(settings.durationSeconds > 0 ? settings.durationSeconds :
-            DEFAULT_PERIOD_SECONDS);
+        final DurationTimeline period = null != timeline ? timeline :
+            new DurationTimeline(0, TimeUnit.SECONDS.toNanos(PerftestPeerSettings.DEFAULT_PERIOD_SECONDS));
         out.print(PerftestReportFormatter.RESULT_LINE);
         out.print(PerftestReportFormatter.header(settings.unit()));
         final long stuckNs = TimeUnit.SECONDS.toNanos(settings.timeoutSeconds);
         BwReport report = null;
-        for (long period = 0; 0 == settings.periods || period < settings.periods; period++)
+        for (long n = 0; 0 == settings.periods || n < settings.periods; n++)
         {
-            multiTraffic.sendFor(wrs, depth, 0, periodNs, clock.nanoTime() + periodNs + stuckNs);
+            multiTraffic.sendFor(sendWrs, depth, period, clock.nanoTime() + period.totalNs() + stuckNs);
             report = PerftestReportFormatter.report(settings.size, multiTraffic.messages(),
                 multiTraffic.elapsedNs(), 0, settings.unit());
-            out.print(PerftestReportFormatter.line(report, settings.unit()));
-            out.flush();
-        }
-        return report;
-    }
-
-    /**
-     * write_bw.c/read_bw.c's RUN_ALL on a one-way client: every size 2..2^23 in turn with no barrier between sizes,
-     * a result line each; the last size's report is the one exchanged with the server.
-     */
-    private BwReport runAllSizes(final SendWorkRequest[] wrs, final int depth, final long deadline)
-    {
-        out.print(PerftestReportFormatter.RESULT_LINE);
-        out.print(PerftestReportFormatter.header(settings.unit()));
-        BwReport report = null;
-        for (int exponent = 1; exponent <= settings.maxSizeExponent; exponent++)
-        {
-            final int size = 1 << exponent;
-            for (int q = 0; q < wrs.length; q++)
-            {
-                wrs[q].sgl().clear().add(buffer.addressOffset() + q * area, size, mr.lkey());
-            }
-            multiTraffic.send(wrs, settings.iters, depth, deadline);
-            report = PerftestReportFormatter.report(size, multiTraffic.messages(), multiTraffic.elapsedNs(), 0,
-                settings.unit());
             out.print(PerftestReportFormatter.line(report, settings.unit()));
             out.flush();
         }
@@ -652,7 +474,7 @@ final class PerftestPeer implements PerftestBwSession.Peer
             default -> throw new IllegalStateException(settings.test.tool() + " is not a bandwidth test");
         };
         final SendWorkRequest wr = new SendWorkRequest(1).opcode(opcode).sendFlags(SendFlags.SIGNALED);
-        wr.sgl().add(buffer.addressOffset() + q * area, settings.size, mr.lkey());
+        wr.sgl().add(buffer.addressOffset() + q * area, firstSize(), mr.lkey());
         if (PerftestTest.SEND_BW != settings.test)
         {
             wr.remoteAddr(remotes.get(q).vaddr()).rkey(remotes.get(q).rkey());
@@ -663,8 +485,14 @@ final class PerftestPeer implements PerftestBwSession.Peer
     private RecvWorkRequest recvWr(final int q)
     {
         final RecvWorkRequest wr = new RecvWorkRequest(1);
-        wr.sgl().add(buffer.addressOffset() + (qps.length + q) * area, settings.size, mr.lkey());
+        wr.sgl().add(buffer.addressOffset() + (qps.length + q) * area, firstSize(), mr.lkey());
         return wr;
+    }
+
+    /** The size of the first run: 2 with {@code -a}, else {@code -s}. */
+    private int firstSize()
+    {
+        return settings.allSizes ? 2 : settings.size;
     }
 
     /** After the transport has released the QP (closing hand-shake done, rdma_cm disconnected). */

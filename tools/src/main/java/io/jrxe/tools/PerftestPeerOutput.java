@@ -29,7 +29,7 @@ final class PerftestPeerOutput
      *
      * @param exchangeMethod perftest's "Data ex. method": "Ethernet", or "rdma_cm" with {@code -R}.
      */
-    static void printAddresses(final PrintStream out, final PerftestPeer.Settings settings, final String device,
+    static void printAddresses(final PrintStream out, final PerftestPeerSettings settings, final String device,
         final Mtu pathMtu, final String exchangeMethod, final List<PerftestDest> locals,
         final List<PerftestDest> remotes)
     {
@@ -65,7 +65,7 @@ final class PerftestPeerOutput
         out.print(address(" remote address", remote));
     }
 
-    private static String title(final PerftestPeer.Settings settings)
+    private static String title(final PerftestPeerSettings settings)
     {
         return switch (settings.test)
         {
@@ -96,7 +96,7 @@ final class PerftestPeerOutput
      * @param traffic this side's traffic, or null on a passive server.
      * @return the exit status, 0.
      */
-    static int report(final PrintStream out, final PerftestPeer.Settings settings, final Mtu pathMtu,
+    static int report(final PrintStream out, final PerftestPeerSettings settings, final Mtu pathMtu,
         final PerftestBwSession.Result result, final BwTraffic traffic)
     {
         final Unit unit = settings.unit();
@@ -122,7 +122,9 @@ final class PerftestPeerOutput
             .append(" duplex=").append(settings.duplex).append(" mtu=").append(pathMtu.bytes());
         if (null != shown)
         {
-            final double bwAvg = shown.bwAvg() + (settings.duplex ? result.remoteReport().bwAvg() : 0);
+            // -b exchanged reports, summed as perftest prints them; ib_send_bw -b -D counted both ways itself
+            final boolean summed = settings.duplex && null != result.remoteReport() && null != result.localReport();
+            final double bwAvg = shown.bwAvg() + (summed ? result.remoteReport().bwAvg() : 0);
             final double gbps = bwAvg * unit.bytesPerUnit() * 8 / 1e9;
             line.append(" bw_avg_gbps=").append(String.format(Locale.ROOT, "%.4f", gbps))
                 .append(" msg_rate_mpps=").append(String.format(Locale.ROOT, "%.6f", shown.msgRateAvg()));

@@ -34,7 +34,7 @@ class PeerCommandArgsTest
     @Test
     void perfPeerModeRefusesAnAckTimeoutOutsideTheFiveBitCode()
     {
-        final PerftestPeer.Settings s = PerftestPeer.Settings.of("peer", false, "write");
+        final PerftestPeerSettings s = PerftestPeerSettings.of("peer", false, "write");
         s.ackTimeout = 32;
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, s::check);
         assertTrue(ex.getMessage().contains("perftest -u"), ex.getMessage());
@@ -70,8 +70,8 @@ class PeerCommandArgsTest
         assertTrue(perf.err.contains("jrxe perf: a VFIO NIC needs --pci"), perf::toString);
     }
 
-    private static PerftestPeer.Settings settings(final String host, final boolean server, final String op)
+    private static PerftestPeerSettings settings(final String host, final boolean server, final String op)
     {
-        return PerftestPeer.Settings.of(host, server, op).check();
+        return PerftestPeerSettings.of(host, server, op).check();
     }
 }

@@ -37,6 +37,10 @@ class PerfCommandTest
         assertRefused("--events is for --lat", "--events");
         assertRefused("a write latency test polls the target byte", "--lat", "--events", "--op", "write");
         assertRefused("drop --single-thread", "--lat", "-e", "--op", "send", "--single-thread");
+        assertRefused("-b is for bandwidth tests", "--lat", "-b");
+        assertRefused("-D does not work with --events", "--lat", "-e", "--op", "send", "-D", "1");
+        assertRefused("-D takes a positive number of seconds", "-D", "-1");
+        assertRefused("-a, --hgrm and --run_infinitely are for peer mode", "-a");
     }
 
     @Test
@@ -83,6 +87,60 @@ class PerfCommandTest
         assertEquals(0, run.exitCode, run::toString);
         assertTrue(run.out.contains(" 256        3000 "), run::toString);
         assertTrue(run.out.contains("allocated[B]/msg"), run::toString);
+    }
+
+    @Test
+    void shouldSendBothWaysWithBidirectional()
+    {
+        final CapturedRun run = CapturedRun.of("perf", "--op", "send", "-b", "--size", "256", "--iters", "2000",
+            "--warmup", "0", "--mtu", "1024", "--single-thread");
+        assertEquals(0, run.exitCode, run::toString);
+        assertTrue(run.out.contains("Send Bidirectional BW Test"), run::toString);
+        assertTrue(run.out.contains(" 256        2000 "), "each direction's count, as perftest's -b: " + run);
+        // both nodes took 2000 SENDs (one packet each) as responders
+        assertEquals(2000, counter(run, "rdma_recvs", 1), "A received B's SENDs: " + run);
+        assertEquals(2000, counter(run, "rdma_recvs", 2), "B received A's SENDs: " + run);
+    }
+
+    @Test
+    void shouldRunBidirectionalWritesForADuration()
+    {
+        final CapturedRun run = CapturedRun.of("perf", "--op", "write", "-b", "-D", "1", "--size", "1024",
+            "--warmup", "0", "--mtu", "1024", "--single-thread");
+        assertEquals(0, run.exitCode, run::toString);
+        assertTrue(run.out.contains("Duration        : 1 [sec]"), run::toString);
+        final Matcher line = Pattern.compile("(?m)^ 1024 +(\\d+) ").matcher(run.out);
+        assertTrue(line.find(), run::toString);
+        final long counted = Long.parseLong(line.group(1));
+        // each node received WRITEs besides its ACKs, the count no more than both together
+        final long toA = counter(run, "rcvd_pkts", 1) - counter(run, "acks_rcvd", 1);
+        final long toB = counter(run, "rcvd_pkts", 2) - counter(run, "acks_rcvd", 2);
+        assertTrue(toA > 0 && toB > 0, "writes went both ways: " + run);
+        assertTrue(counted > 0 && counted <= toA + toB, counted + " counted of " + (toA + toB) + ": " + run);
+    }
+
+    /** A column (1: node A, 2: node B) of a counter's row in the pair's counters table. */
+    private static long counter(final CapturedRun run, final String name, final int column)
+    {
+        final Matcher m = Pattern.compile("(?m)^" + name + "\\s+(\\d+)\\s+(\\d+)").matcher(run.out);
+        assertTrue(m.find(), name + ": " + run);
+        return Long.parseLong(m.group(column));
+    }
+
+    @Test
+    void shouldMeasureReadLatencyForADuration()
+    {
+        final CapturedRun run = CapturedRun.of("perf", "--op", "read", "--lat", "-D", "1", "--size", "64",
+            "--warmup", "0", "--mtu", "1024", "--single-thread");
+        assertEquals(0, run.exitCode, run::toString);
+        assertTrue(run.out.contains(" #bytes        #iterations       t_avg[usec]    tps average"), run::toString);
+        final Matcher m = Pattern.compile("(?m)^ 64 +(\\d+) +(\\d+\\.\\d\\d) +(\\d+\\.\\d\\d)").matcher(run.out);
+        assertTrue(m.find(), run::toString);
+        final long iters = Long.parseLong(m.group(1));
+        assertTrue(iters > 0, run::toString);
+        assertEquals(iters, Double.parseDouble(m.group(3)), 0.006 + iters * 1e-9, "tps over the 1 s sample: " + run);
+        assertTrue(run.out.contains("round-trip latency [usec]: p50"), "the histogram's percentiles: " + run);
+        assertTrue(counter(run, "read_req_rcvd", 2) >= iters, "B answered every counted READ: " + run);
     }
 
     @Test

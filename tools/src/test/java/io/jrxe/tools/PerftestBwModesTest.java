@@ -1,6 +1,9 @@
 package io.jrxe.tools;
 
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.stats.CountersFileReader;
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.ulp.oob.PerftestTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * perftest peer mode's bandwidth variants, a jrxe server against a jrxe client on the emulated NIC pair over the
- * real TCP exchange: several QPs ({@code -q}), bidirectional ({@code -b}) and duration ({@code -D}).
+ * real TCP exchange: several QPs ({@code -q}), bidirectional ({@code -b}), duration ({@code -D}) and all sizes
+ * ({@code -a}), for write and send.
  */
 class PerftestBwModesTest
 {
@@ -129,17 +133,128 @@ class PerftestBwModesTest
     }
 
     @Test
+    void bidirectionalSendMovesMessagesBothWaysAndPrintsTheSum() throws Exception
+    {
+        final Runs r = run(PerftestTest.SEND_BW, s -> s.duplex = true);
+        for (final ToolRun side : new ToolRun[]{r.server, r.client})
+        {
+            assertEquals(ITERS, iterations(side), side.output());
+            assertTrue(side.output().contains("Send Bidirectional BW Test"), side.output());
+        }
+        // both nodes received a full run of SENDs (8 packets of 1 KiB each)
+        PerftestRuns.assertNoErrors(countersDir, "jrxe-a", (long)ITERS * (SIZE / 1024));
+        PerftestRuns.assertNoErrors(countersDir, "jrxe-b", (long)ITERS * (SIZE / 1024));
+        // the reports were swapped: each prints the sum of both, the same figure on both sides
+        assertEquals(average(r.server), average(r.client), 0.011);
+    }
+
+    @Test
+    void sendDurationCountsWhatEachSideSawInItsSecond() throws Exception
+    {
+        final Runs r = run(PerftestTest.SEND_BW, s -> s.durationSeconds = 1);
+        final long sent = iterations(r.client);
+        final long received = iterations(r.server);
+        assertTrue(sent > 0 && received > 0, r.client.output() + r.server.output());
+        assertTrue(r.server.output().contains("Duration        : 1 [sec]"), r.server.output());
+        // the server's second starts at its first receive and ends after the client's: at most the messages of one
+        // window (16) sent before that start go uncounted, and nothing is counted that was not sent
+        assertTrue(received <= sent + 32, sent + " sent, " + received + " received");
+        PerftestRuns.assertNoErrors(countersDir, "jrxe-a", received * (SIZE / 1024));
+    }
+
+    @Test
+    void bidirectionalSendForADurationCountsBothDirectionsOnEachSide() throws Exception
+    {
+        final Runs r = run(PerftestTest.SEND_BW, s ->
+        {
+            s.duplex = true;
+            s.durationSeconds = 1;
+        });
+        for (final ToolRun side : new ToolRun[]{r.server, r.client})
+        {
+            // send_bw -b -D swaps no reports: each line is this side's sends and receives of its second
+            assertTrue(iterations(side) > 0, side.output());
+            assertTrue(side.output().contains("duplex=true"), side.output());
+        }
+        // both ways carried SENDs; the side that stops last may meet RNR NAKs, which perftest has too
+        for (final String device : new String[]{"jrxe-a", "jrxe-b"})
+        {
+            try (CountersFileReader reader = CountersFileReader.map(CountersFile.pathFor(countersDir, device)))
+            {
+                assertTrue(reader.deviceValue(RxeCounter.RCVD_PKTS) >= (SIZE / 1024), device);
+                assertEquals(0, reader.deviceValue(RxeCounter.ICRC_ERR), device);
+                assertEquals(0, reader.deviceValue(RxeCounter.OPCODE_SEQ_ERR), device);
+                assertEquals(0, reader.deviceValue(RxeCounter.RETRY_EXCEEDED_ERR), device);
+            }
+        }
+    }
+
+    @Test
+    void sendAllSizesRunsEachSizeOnBothSides() throws Exception
+    {
+        final Runs r = run(PerftestTest.SEND_BW, s ->
+        {
+            s.allSizes = true;
+            s.maxSizeExponent = 12; // perftest's 23 (8 MiB) takes too long on the emulated pair
+        });
+        for (final ToolRun side : new ToolRun[]{r.server, r.client})
+        {
+            for (int exponent = 1; exponent <= 12; exponent++)
+            {
+                final Pattern line = Pattern.compile("(?m)^ " + (1 << exponent) + " +" + ITERS + " +\\d+\\.\\d\\d +");
+                assertTrue(line.matcher(side.output()).find(), exponent + "\n" + side.output());
+            }
+            assertEquals(1, count(side.output(), " #bytes     #iterations"), side.output());
+        }
+        // every size's SENDs arrived: 20 x (1 packet for each size up to 1 KiB, then 2 and 4)
+        PerftestRuns.assertNoErrors(countersDir, "jrxe-a", ITERS * (10 + 2 + 4));
+    }
+
+    @Test
+    void bidirectionalSendOverAllSizesPrintsASumPerSize() throws Exception
+    {
+        final Runs r = run(PerftestTest.SEND_BW, s ->
+        {
+            s.allSizes = true;
+            s.duplex = true;
+            s.maxSizeExponent = 6;
+        });
+        for (int exponent = 1; exponent <= 6; exponent++)
+        {
+            final Pattern line = Pattern.compile("(?m)^ " + (1 << exponent) + " +" + ITERS +
+                " +\\d+\\.\\d\\d +(\\d+\\.\\d\\d)");
+            final Matcher server = line.matcher(r.server.output());
+            final Matcher client = line.matcher(r.client.output());
+            assertTrue(server.find() && client.find(), exponent + "\n" + r.server.output() + r.client.output());
+            assertEquals(Double.parseDouble(server.group(1)), Double.parseDouble(client.group(1)), 0.011,
+                "both print the sum of the same two reports");
+        }
+        PerftestRuns.assertNoErrors(countersDir, "jrxe-a", ITERS * 6L);
+        PerftestRuns.assertNoErrors(countersDir, "jrxe-b", ITERS * 6L);
+    }
+
+    @Test
     void unsupportedCombinationsSayWhatToFix()
     {
-        final PerftestPeer.Settings sendDuplex = PerftestRuns.settings(PerftestTest.SEND_BW, null, 1, SIZE, ITERS);
-        sendDuplex.duplex = true;
-        assertTrue(assertThrows(IllegalArgumentException.class, sendDuplex::check).getMessage().contains("-b"));
-        final PerftestPeer.Settings latQps = PerftestRuns.settings(PerftestTest.WRITE_LAT, null, 1, 2, ITERS);
+        final PerftestPeerSettings writeDuplexAll = PerftestRuns.settings(PerftestTest.WRITE_BW, null, 1, SIZE, ITERS);
+        writeDuplexAll.duplex = true;
+        writeDuplexAll.allSizes = true;
+        assertTrue(assertThrows(IllegalArgumentException.class, writeDuplexAll::check).getMessage()
+            .contains("-b with -a"));
+        final PerftestPeerSettings latQps = PerftestRuns.settings(PerftestTest.WRITE_LAT, null, 1, 2, ITERS);
         latQps.qps = 2;
         assertTrue(assertThrows(IllegalArgumentException.class, latQps::check).getMessage().contains("-q"));
-        final PerftestPeer.Settings sendDuration = PerftestRuns.settings(PerftestTest.SEND_BW, null, 1, SIZE, ITERS);
-        sendDuration.durationSeconds = 2;
-        assertTrue(assertThrows(IllegalArgumentException.class, sendDuration::check).getMessage().contains("-D"));
+        final PerftestPeerSettings allForADuration = PerftestRuns.settings(PerftestTest.SEND_BW, null, 1, SIZE,
+            ITERS);
+        allForADuration.durationSeconds = 2;
+        allForADuration.allSizes = true;
+        assertTrue(assertThrows(IllegalArgumentException.class, allForADuration::check).getMessage()
+            .contains("-a cannot be combined with -D"));
+        final PerftestPeerSettings latAllForADuration = PerftestRuns.settings(PerftestTest.SEND_LAT, null, 1, 2,
+            ITERS);
+        latAllForADuration.durationSeconds = 2;
+        latAllForADuration.allSizes = true;
+        assertThrows(IllegalArgumentException.class, latAllForADuration::check);
     }
 
     @Test
@@ -148,7 +263,7 @@ class PerftestBwModesTest
         final int port = EmulatedNodes.freePort();
         try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
         {
-            final PerftestPeer.Settings server = PerftestRuns.settings(PerftestTest.WRITE_BW, null, port, SIZE, ITERS);
+            final PerftestPeerSettings server = PerftestRuns.settings(PerftestTest.WRITE_BW, null, port, SIZE, ITERS);
             server.qps = 2;
             final ToolRun s = PerftestRuns.start(nodes, nodes.a, server);
             final ToolRun c = PerftestRuns.start(nodes, nodes.b,
@@ -167,7 +282,7 @@ class PerftestBwModesTest
 
     private interface Change
     {
-        void apply(PerftestPeer.Settings settings);
+        void apply(PerftestPeerSettings settings);
     }
 
     private Runs run(final PerftestTest test, final Change change) throws Exception
@@ -175,8 +290,8 @@ class PerftestBwModesTest
         final int port = EmulatedNodes.freePort();
         try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
         {
-            final PerftestPeer.Settings server = PerftestRuns.settings(test, null, port, SIZE, ITERS);
-            final PerftestPeer.Settings client = PerftestRuns.settings(test, "127.0.0.1", port, SIZE, ITERS);
+            final PerftestPeerSettings server = PerftestRuns.settings(test, null, port, SIZE, ITERS);
+            final PerftestPeerSettings client = PerftestRuns.settings(test, "127.0.0.1", port, SIZE, ITERS);
             change.apply(server);
             change.apply(client);
             final ToolRun s = PerftestRuns.start(nodes, nodes.a, server);

@@ -63,7 +63,7 @@ class PerftestCmPeerTest
     private static ToolRun perftest(final EmulatedNodes nodes, final RoceNode node, final PerftestTest test,
         final String host, final int size, final int iters)
     {
-        final PerftestPeer.Settings settings = PerftestRuns.settings(test, host, OobContext.DEFAULT_PORT, size, iters);
+        final PerftestPeerSettings settings = PerftestRuns.settings(test, host, OobContext.DEFAULT_PORT, size, iters);
         settings.rdmaCm = true;
         return PerftestRuns.start(nodes, node, settings);
     }

@@ -42,7 +42,7 @@ class PerftestLatToolTest
         {
             final ToolRun server =
                 PerftestRuns.start(nodes, nodes.a, PerftestRuns.settings(test, null, port, size, ITERS));
-            final PerftestPeer.Settings clientSettings = PerftestRuns.settings(test, "127.0.0.1", port, size, ITERS);
+            final PerftestPeerSettings clientSettings = PerftestRuns.settings(test, "127.0.0.1", port, size, ITERS);
             clientSettings.hgrm = hgrm.toString();
             final ToolRun client = PerftestRuns.start(nodes, nodes.b, clientSettings);
             assertEquals(0, client.status(), client.toString());
@@ -68,14 +68,63 @@ class PerftestLatToolTest
         }
     }
 
-    @Test
-    void atomicNeedsEightBytesAndSendBwHasNoAllSizes()
+    @ParameterizedTest
+    @EnumSource(value = PerftestTest.class, names = {"SEND_LAT", "READ_LAT"})
+    void latencyForOneSecondPrintsPerftestsDurationTable(final PerftestTest test) throws Exception
     {
-        final PerftestPeer.Settings atomic = PerftestRuns.settings(PerftestTest.ATOMIC_LAT, null, 1, 16, ITERS);
+        final int port = EmulatedNodes.freePort();
+        final Path hgrm = countersDir.resolve("duration.hgrm");
+        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
+        {
+            final PerftestPeerSettings serverSettings = PerftestRuns.settings(test, null, port, 32, ITERS);
+            final PerftestPeerSettings clientSettings = PerftestRuns.settings(test, "127.0.0.1", port, 32, ITERS);
+            serverSettings.durationSeconds = 1;
+            clientSettings.durationSeconds = 1;
+            clientSettings.hgrm = hgrm.toString();
+            final ToolRun server = PerftestRuns.start(nodes, nodes.a, serverSettings);
+            final ToolRun client = PerftestRuns.start(nodes, nodes.b, clientSettings);
+            assertEquals(0, client.status(), client.toString());
+            assertEquals(0, server.status(), server.toString());
+            long clientIters = 0;
+            // read_lat's server runs nothing and prints no line
+            for (final ToolRun side : test.serverIsPassive() ? new ToolRun[]{client} : new ToolRun[]{server, client})
+            {
+                // print_report_lat_duration: size, iterations counted, t_avg, tps; no per-iteration statistics
+                assertTrue(side.output().contains(" #bytes        #iterations       t_avg[usec]    tps average"),
+                    side.output());
+                final Matcher m = Pattern.compile("(?m)^ 32 +(\\d+) +(\\d+\\.\\d\\d) +(\\d+\\.\\d\\d)\\s*$")
+                    .matcher(side.output());
+                assertTrue(m.find(), side.output());
+                final long iters = Long.parseLong(m.group(1));
+                assertTrue(iters > 0, side.output());
+                // -D 1: no margins, a one-second sample; tps is the count, t_avg the second per iteration (halved
+                // for send: an iteration is a round trip)
+                assertEquals(iters, Double.parseDouble(m.group(3)), 0.006 + iters * 1e-9, side.output());
+                final double rtt = test.halvesRoundTrip() ? 2 : 1;
+                assertEquals(1e6 / rtt / iters, Double.parseDouble(m.group(2)), 0.006, side.output());
+                assertFalse(side.output().contains("t_typical[usec]"), side.output());
+                assertTrue(side.output().contains("Duration        : 1 [sec]"), side.output());
+                clientIters = iters;
+            }
+            // the HdrHistogram kept the sampled period's intervals, one per counted iteration or so
+            final Matcher n = Pattern.compile("HdrHistogram \\[usec\\]: .* n=(\\d+)").matcher(client.output());
+            assertTrue(n.find(), client.output());
+            assertTrue(Long.parseLong(n.group(1)) >= clientIters - 2, client.output());
+            assertTrue(Files.readString(hgrm).contains("Percentile"), "an .hgrm percentile distribution");
+            PerftestRuns.assertNoErrors(countersDir, "jrxe-a", clientIters);
+            PerftestRuns.assertNoErrors(countersDir, "jrxe-b", clientIters);
+        }
+    }
+
+    @Test
+    void atomicNeedsEightBytesAndDurationHasNoAllSizes()
+    {
+        final PerftestPeerSettings atomic = PerftestRuns.settings(PerftestTest.ATOMIC_LAT, null, 1, 16, ITERS);
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, atomic::check);
         assertTrue(ex.getMessage().contains("-s 8"), ex.getMessage());
-        final PerftestPeer.Settings bw = PerftestRuns.settings(PerftestTest.SEND_BW, null, 1, 16, ITERS);
+        final PerftestPeerSettings bw = PerftestRuns.settings(PerftestTest.SEND_LAT, null, 1, 16, ITERS);
         bw.allSizes = true;
+        bw.durationSeconds = 3;
         assertTrue(assertThrows(IllegalArgumentException.class, bw::check).getMessage().contains("-a"));
     }
 

@@ -29,11 +29,11 @@ final class PerftestRuns
      *
      * @param host the server to connect to, or null to be the server
      */
-    static PerftestPeer.Settings settings(final PerftestTest test, final String host, final int port, final int size,
+    static PerftestPeerSettings settings(final PerftestTest test, final String host, final int port, final int size,
         final int iters)
     {
         final String op = test.tool().substring(3, test.tool().lastIndexOf('_'));
-        final PerftestPeer.Settings settings = PerftestPeer.Settings.of(host, null == host, op, test.latency());
+        final PerftestPeerSettings settings = PerftestPeerSettings.of(host, null == host, op, test.latency());
         settings.port = port;
         settings.size = size;
         settings.iters = iters;
@@ -44,7 +44,7 @@ final class PerftestRuns
     }
 
     /** Checks {@code settings} and runs the side on {@code node}, on one of the nodes' threads. */
-    static ToolRun start(final EmulatedNodes nodes, final RoceNode node, final PerftestPeer.Settings settings)
+    static ToolRun start(final EmulatedNodes nodes, final RoceNode node, final PerftestPeerSettings settings)
     {
         settings.check();
         return ToolRun.start(nodes, (out, err) -> PerftestPeer.run(node, settings, new BackoffIdleStrategy(),

@@ -7,27 +7,31 @@ import java.util.List;
 /**
  * Drives one whole perftest bandwidth conversation in the order perftest 4.5-0.17 (version 6.06) uses the steps of
  * {@link PerftestExchange}, calling back into the verbs setup in between. The order was read from the {@code main}
- * functions of the Debian bookworm {@code ib_send_bw}, {@code ib_write_bw} and {@code ib_read_bw} binaries, for a
- * one-way run over RC: no {@code -b} (bidirectional), no {@code -a} (all sizes), no {@code -D} (duration). The
- * exchange goes over the socket or, with {@code -R}, over rdma_cm ({@link PerftestTransport}); with rdma_cm the
- * tool's {@code Peer.localDests} makes its QPs through {@link PerftestCmTransport#createQps}, which hand-shakes
- * before and after connecting them ({@code create_rdma_cm_connection}), and {@code Peer.connect} leaves them as
- * rdma_cm connected them.
+ * functions of {@code send_bw.c} and {@code write_bw.c} (which read_bw.c follows) at tag {@code v4.5-0.17} and
+ * checked against the Debian bookworm binaries, over RC, with the options of a {@link PerftestBwMode}: {@code -b},
+ * {@code -D}, {@code -a}. The exchange goes over the socket or, with {@code -R}, over rdma_cm
+ * ({@link PerftestTransport}); with rdma_cm the tool's {@code Peer.localDests} makes its QPs through
+ * {@link PerftestCmTransport#createQps}, which hand-shakes before and after connecting them
+ * ({@code create_rdma_cm_connection}), and {@code Peer.connect} leaves them as rdma_cm connected them.
  * <pre>
  *  both sides     versions, sys data, MTU             -&gt; Peer.localDests (create QPs/MRs)
- *                 one key message per QP              -&gt; Peer.connect (INIT/RTR, RTS on the sending side)
- *  ib_send_bw     sync, key message per QP again      -&gt; Peer.prepareTraffic (server: post receives)
- *                 sync                                -&gt; Peer.runTraffic (both sides)
+ *                 one key message per QP              -&gt; Peer.connect (INIT/RTR, RTS on a sending side)
+ *  ib_send_bw     sync, key message per QP again
+ *                 per size: Peer.prepareTraffic (post receives), sync, Peer.runTraffic (both sides),
+ *                           -b without -D: report exchange; -a: sync
  *                 close
  *  ib_write_bw    key message per QP again, sync
- *  ib_read_bw     client: Peer.prepareTraffic, Peer.runTraffic, sync, report exchange, close
+ *  ib_read_bw     client: per size Peer.prepareTraffic, Peer.runTraffic (no barrier between the sizes of -a),
+ *                         sync, report exchange (the last size's), close
  *                 server: sync (waits out the client's traffic), report exchange (sends zeros), close
+ *                 -b: sync, Peer.prepareTraffic, sync, Peer.runTraffic, report exchange, close (both sides)
  * </pre>
- * The perftest server of write_bw/read_bw never runs traffic: its {@code prepareTraffic}/{@code runTraffic} are not
- * called and it prints the client's report. Other perftest options that change nothing on the socket and are
- * assumed as defaults on the peer: {@code -F}, {@code --report_gbits} (but the report's unit is the sender's, see
- * {@link BwReport}), {@code -s}, {@code -n}, {@code -t}, {@code -q} (any number of QPs), {@code -u} (ACK timeout),
- * {@code -p} (the port, default 18515).
+ * After each size's reports are known the session calls {@code Peer.reported}, so that a tool can print its line as
+ * perftest does. The perftest server of one-way write_bw/read_bw never runs traffic: its
+ * {@code prepareTraffic}/{@code runTraffic} are not called and it prints the client's report. Options that change
+ * nothing on the socket and are assumed as defaults on the peer: {@code -F}, {@code --report_gbits} (but the
+ * report's unit is the sender's, see {@link BwReport}), {@code -s}, {@code -n}, {@code -t}, {@code -q} (any number
+ * of QPs), {@code -u} (ACK timeout), {@code -p} (the port, default 18515).
  */
 public final class PerftestBwSession
 {
@@ -43,7 +47,7 @@ public final class PerftestBwSession
          *
          * @param mtu     the path MTU both sides use.
          * @param sysData the cycle buffer and cache line both sides use; buffers behind an advertised rkey must hold
-         *                {@link PerftestSysData#bufferSize(long)} bytes.
+         *                {@link PerftestSysData#bufferSize(long)} bytes of the largest size.
          * @return one destination per QP, PSN chosen as {@link PeerQpSettings#randomPsn}.
          * @throws Exception if the resources cannot be created.
          */
@@ -59,20 +63,33 @@ public final class PerftestBwSession
         void connect(List<PerftestDest> remoteDests) throws Exception;
 
         /**
-         * Get ready before the barrier that releases the traffic: an ib_send_bw server posts its receives, a client
-         * builds its work requests (and for write/read does its warm-up).
+         * Get ready before the barrier that releases one size's traffic: a side of ib_send_bw that receives posts
+         * its receives of {@code size} bytes ({@code ctx_set_recv_wqes}), a sender sets up its work requests.
          *
+         * @param size the message size of the run that follows.
          * @throws Exception if posting fails.
          */
-        void prepareTraffic() throws Exception;
+        void prepareTraffic(long size) throws Exception;
 
         /**
-         * Run the measured traffic to completion.
+         * Run one size's measured traffic to completion (or to the end of its duration).
          *
+         * @param size the message size.
          * @return this side's report, in the unit both sides agreed on.
          * @throws Exception if the traffic fails.
          */
-        BwReport runTraffic() throws Exception;
+        BwReport runTraffic(long size) throws Exception;
+
+        /**
+         * One size's reports are known: perftest prints its line here ({@code print_report_bw}, or with {@code -b}
+         * {@code print_full_bw_report} of both).
+         *
+         * @param local  this side's report.
+         * @param remote the peer's, exchanged ({@code -b} without {@code -D}), or null.
+         */
+        default void reported(final BwReport local, final BwReport remote)
+        {
+        }
     }
 
     /**
@@ -82,9 +99,10 @@ public final class PerftestBwSession
      * @param mtu           the path MTU both sides used.
      * @param sysData       the cycle buffer and cache line both sides used.
      * @param remoteDests   the peer's QPs.
-     * @param localReport   this side's report, or null on a passive write_bw/read_bw server.
-     * @param remoteReport  the peer's report, or null when perftest exchanges none (ib_send_bw); on a write/read
-     *                      client this is what the perftest server sent (it sends uninitialised memory there).
+     * @param localReport   this side's report (the last size's), or null on a passive write_bw/read_bw server.
+     * @param remoteReport  the peer's report, or null when perftest exchanges none (ib_send_bw without {@code -b},
+     *                      or with {@code -b -D}); on a write/read client this is what the perftest server sent (it
+     *                      sends uninitialised memory there).
      * @param peerSentDone  whether the peer's closing "done" arrived.
      */
     public record Result(
@@ -103,6 +121,7 @@ public final class PerftestBwSession
      *
      * @param exchange         a fresh exchange on the connected channel.
      * @param test             which perftest test the peer runs.
+     * @param mode             {@code -b}, {@code -D} and the sizes, the same as the peer's.
      * @param localMtu         this side's active MTU.
      * @param localSysData     this side's cycle buffer and cache line size.
      * @param peer             the verbs callbacks.
@@ -110,51 +129,21 @@ public final class PerftestBwSession
      * @return what was established and measured.
      * @throws OobException if the conversation or a callback fails; the connection is closed then, which makes
      *                      the perftest peer stop too.
+     * @throws IllegalArgumentException for a mode {@link PerftestBwMode#checkFor} refuses.
      */
     public static Result run(
         final PerftestExchange exchange,
         final PerftestTest test,
+        final PerftestBwMode mode,
         final Mtu localMtu,
         final PerftestSysData localSysData,
         final Peer peer,
         final long trafficTimeoutNs) throws OobException
     {
-        return run(exchange, test, false, localMtu, localSysData, peer, trafficTimeoutNs);
-    }
-
-    /**
-     * As {@link #run(PerftestExchange, PerftestTest, Mtu, PerftestSysData, Peer, long)}, optionally bidirectional
-     * (perftest's {@code -b}, write_bw and read_bw only): both sides run traffic, as {@code write_bw.c}'s duplex
-     * path does, and then swap reports; each side prints the sum of the two.
-     * <pre>
-     *  -b   key message per QP again, sync, Peer.prepareTraffic, sync, Peer.runTraffic,
-     *       report exchange (both real), close
-     * </pre>
-     *
-     * @param duplex true for {@code -b}.
-     * @throws IllegalArgumentException for {@code -b} with ib_send_bw, whose bidirectional loop is not implemented.
-     */
-    public static Result run(
-        final PerftestExchange exchange,
-        final PerftestTest test,
-        final boolean duplex,
-        final Mtu localMtu,
-        final PerftestSysData localSysData,
-        final Peer peer,
-        final long trafficTimeoutNs) throws OobException
-    {
-        if (duplex && !test.serverIsPassive())
-        {
-            throw new IllegalArgumentException("-b (bidirectional) is implemented for ib_write_bw and ib_read_bw, " +
-                "not " + test.tool());
-        }
-        if (test.latency())
-        {
-            throw new IllegalArgumentException(test.tool() + " is a latency test: use PerftestLatSession");
-        }
+        mode.checkFor(test);
         try
         {
-            return converse(exchange, test, duplex, localMtu, localSysData, peer, trafficTimeoutNs);
+            return converse(exchange, test, mode, localMtu, localSysData, peer, trafficTimeoutNs);
         }
         catch (final OobException | RuntimeException ex)
         {
@@ -166,7 +155,7 @@ public final class PerftestBwSession
     private static Result converse(
         final PerftestExchange exchange,
         final PerftestTest test,
-        final boolean duplex,
+        final PerftestBwMode mode,
         final Mtu localMtu,
         final PerftestSysData localSysData,
         final Peer peer,
@@ -183,53 +172,99 @@ public final class PerftestBwSession
         final List<PerftestDest> remotes = exchange.exchangeDests(locals);
         Steps.run("connect the QPs", () -> peer.connect(remotes));
 
-        final boolean client = Side.CLIENT == exchange.side();
-        BwReport localReport = null;
-        BwReport remoteReport = null;
+        final Reports reports = new Reports();
         final boolean peerSentDone;
         if (!test.serverIsPassive())
         {
-            exchange.sync();
-            Steps.checkSame(remotes, exchange.exchangeDests(locals));
-            prepare(peer);
-            exchange.sync();
-            localReport = Steps.call("run the traffic", peer::runTraffic);
+            sendBw(exchange, mode, locals, remotes, peer, trafficTimeoutNs, reports);
             peerSentDone = exchange.close(trafficTimeoutNs);
         }
-        else if (duplex)
+        else if (mode.duplex())
         {
             // write_bw.c RUN_REGULAR with duplex: both sides run, then swap reports right away
             Steps.checkSame(remotes, exchange.exchangeDests(locals));
             exchange.sync();
-            prepare(peer);
+            final long size = mode.sizes().get(0);
+            prepare(peer, size);
             exchange.sync();
-            localReport = Steps.call("run the traffic", peer::runTraffic);
-            remoteReport = exchange.exchangeReport(localReport, trafficTimeoutNs);
+            reports.local = run(peer, size);
+            reports.remote = exchange.exchangeReport(reports.local, trafficTimeoutNs);
+            peer.reported(reports.local, reports.remote);
             peerSentDone = exchange.close();
         }
         else
         {
             Steps.checkSame(remotes, exchange.exchangeDests(locals));
             exchange.sync();
-            if (client)
+            if (Side.CLIENT == exchange.side())
             {
-                prepare(peer);
-                localReport = Steps.call("run the traffic", peer::runTraffic);
+                // write_bw.c RUN_ALL without duplex: one size after the other, no barrier between them
+                for (final long size : mode.sizes())
+                {
+                    prepare(peer, size);
+                    reports.local = run(peer, size);
+                    peer.reported(reports.local, null);
+                }
                 exchange.sync();
-                remoteReport = exchange.exchangeReport(localReport);
+                reports.remote = exchange.exchangeReport(reports.local);
             }
             else
             {
                 exchange.sync(trafficTimeoutNs);
-                remoteReport = exchange.exchangeReport(BwReport.EMPTY);
+                reports.remote = exchange.exchangeReport(BwReport.EMPTY);
             }
             peerSentDone = exchange.close();
         }
-        return new Result(remoteVersion, mtu, sysData, remotes, localReport, remoteReport, peerSentDone);
+        return new Result(remoteVersion, mtu, sysData, remotes, reports.local, reports.remote, peerSentDone);
     }
 
-    private static void prepare(final Peer peer) throws OobException
+    /**
+     * send_bw.c after {@code ctx_connect}: a sync and the key messages again, then per size (RUN_REGULAR is RUN_ALL
+     * with one size, less the closing sync) the receives posted, a sync, the traffic, with {@code -b} but not
+     * {@code -D} the report exchange ({@code if (duplex && test_type != DURATION) xchg_bw_reports}), and with
+     * {@code -a} a sync that keeps the next size's sends behind the peer's receives.
+     */
+    private static void sendBw(
+        final PerftestExchange exchange,
+        final PerftestBwMode mode,
+        final List<PerftestDest> locals,
+        final List<PerftestDest> remotes,
+        final Peer peer,
+        final long trafficTimeoutNs,
+        final Reports reports) throws OobException
     {
-        Steps.run("prepare the traffic", peer::prepareTraffic);
+        exchange.sync();
+        Steps.checkSame(remotes, exchange.exchangeDests(locals));
+        for (final long size : mode.sizes())
+        {
+            prepare(peer, size);
+            exchange.sync();
+            reports.local = run(peer, size);
+            reports.remote = mode.duplex() && !mode.duration() ?
+                exchange.exchangeReport(reports.local, trafficTimeoutNs) : null;
+            peer.reported(reports.local, reports.remote);
+            if (mode.allSizes())
+            {
+                // the side that finished first waits here for the other's last messages
+                exchange.sync(trafficTimeoutNs);
+            }
+        }
+    }
+
+    private static void prepare(final Peer peer, final long size) throws OobException
+    {
+        Steps.run("prepare the traffic", () -> peer.prepareTraffic(size));
+    }
+
+    private static BwReport run(final Peer peer, final long size) throws OobException
+    {
+        return Steps.call("run the traffic", () -> peer.runTraffic(size));
+    }
+
+    /** The last size's reports. */
+    private static final class Reports
+    {
+        BwReport local;
+        BwReport remote;
     }
 }

@@ -36,7 +36,7 @@ public record PerftestLatReport(
     double tAvg,
     double tStdev,
     double p99,
-    double p999)
+    double p999) implements PerftestLatLine
 {
     /** perftest's {@code LAT_MEASURE_TAIL}: the largest intervals left out of the statistics. */
     public static final int MEASURE_TAIL = 2;
@@ -111,6 +111,12 @@ public record PerftestLatReport(
         return 0 != (n - 1) % 2 ? (sorted[n / 2] + sorted[n / 2 - 1]) / 2 : sorted[n / 2];
     }
 
+    @Override
+    public String header()
+    {
+        return HEADER;
+    }
+
     /**
      * {@code REPORT_FMT_LAT} then {@code REPORT_EXT}, with glibc's rounding:
      * <pre>
@@ -119,6 +125,7 @@ public record PerftestLatReport(
      *
      * @return the line with its newline.
      */
+    @Override
     public String line()
     {
         final StringBuilder sb = new StringBuilder(128).append(' ');

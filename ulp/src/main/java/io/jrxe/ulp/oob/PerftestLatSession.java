@@ -25,7 +25,9 @@ import java.util.List;
  *                 client: per size: Peer.run; close         server: close (waits out the client's run)
  * </pre>
  * Latency results are not exchanged: each side that runs prints its own. With {@code -a} the sizes are
- * 2, 4, ... 2^23 ({@code for (i = 1; i < 24; ++i) size = 1 << i}); ib_atomic_lat runs one size (8).
+ * 2, 4, ... 2^23 ({@code for (i = 1; i < 24; ++i) size = 1 << i}); ib_atomic_lat runs one size (8). {@code -D}
+ * (duration) changes the loops and the report ({@link PerftestLatDurationReport}) but not this conversation; perftest
+ * refuses it with {@code -a}.
  */
 public final class PerftestLatSession
 {
@@ -66,13 +68,14 @@ public final class PerftestLatSession
         void prepare(long size) throws Exception;
 
         /**
-         * Run the measured loop of one size to completion.
+         * Run the measured loop of one size to completion (its iterations, or its {@code -D} seconds: the
+         * conversation is the same either way, only the loop and the report change).
          *
          * @param size message size.
          * @return the line for this size.
          * @throws Exception if the traffic fails.
          */
-        PerftestLatReport run(long size) throws Exception;
+        PerftestLatLine run(long size) throws Exception;
     }
 
     /**
@@ -90,7 +93,7 @@ public final class PerftestLatSession
         Mtu mtu,
         PerftestSysData sysData,
         List<PerftestDest> remoteDests,
-        List<PerftestLatReport> reports,
+        List<PerftestLatLine> reports,
         boolean peerSentDone)
     {
     }
@@ -193,7 +196,7 @@ public final class PerftestLatSession
             exchange.sync(); // "An additional handshake is required after moving qp to RTR."
         }
 
-        final List<PerftestLatReport> reports = new ArrayList<>(sizes.size());
+        final List<PerftestLatLine> reports = new ArrayList<>(sizes.size());
         final boolean runs = Side.CLIENT == exchange.side() || !test.serverIsPassive();
         if (runs)
         {

@@ -25,11 +25,12 @@
  *       {@link io.jrxe.ulp.oob.OobContext#DEFAULT_PORT} (18515) unless {@code -p} is given on both sides.</li>
  *   <li>RoCE, so a GID: perftest picks one by itself on Ethernet (or {@code -x}); ibv_rc_pingpong needs
  *       {@code -g <index>} of the IPv4 RoCE v2 GID.</li>
- *   <li>perftest: RC ({@code -c RC}, the default); bandwidth tests one-way or, for write and read, bidirectional
- *       ({@code -b}); latency tests with fixed iterations, {@code -a} allowed; no {@code --report-per-port} unless
- *       this side mirrors it. {@code -q} changes the number of key messages, which both sides must agree on (the
- *       messages carry no count). Options with no effect on the socket: {@code -s}, {@code -n}, {@code -D},
- *       {@code -t}, {@code -u}, {@code -F}.
+ *   <li>perftest: RC ({@code -c RC}, the default); bandwidth tests one-way or bidirectional ({@code -b}), for
+ *       iterations or a duration ({@code -D}), one size or all ({@code -a}) as {@link io.jrxe.ulp.oob.PerftestBwMode}
+ *       lists; latency tests with fixed iterations or {@code -D}, {@code -a} allowed; no {@code --report-per-port}
+ *       unless this side mirrors it. {@code -q}, {@code -b}, {@code -a} and (for ib_send_bw) {@code -D} change the
+ *       conversation, so both sides must be given the same (the messages carry no count or mode). Options with no
+ *       effect on the socket: {@code -s}, {@code -n}, {@code -t}, {@code -u}, {@code -F}.
  *       {@code --report_gbits} does not change the conversation, but the numbers in the exchanged report are in the
  *       sender's unit, so both sides should use the same setting.</li>
  *   <li>ibv_rc_pingpong: any {@code -s}, {@code -n}, {@code -r}; {@code -m} must match this side's path MTU since the
@@ -48,7 +49,8 @@
  *        OobChannel ch = OobChannel.accept(listener, new OobContext()))
  *   {
  *       PerftestBwSession.Result r = PerftestBwSession.run(new PerftestExchange(ch, Side.SERVER),
- *           PerftestTest.WRITE_BW, activeMtu, PerftestSysData.DEFAULT, verbsPeer, trafficTimeoutNs);
+ *           PerftestTest.WRITE_BW, PerftestBwMode.oneWay(65536), activeMtu, PerftestSysData.DEFAULT, verbsPeer,
+ *           trafficTimeoutNs);
  *       System.out.print(PerftestReportFormatter.RESULT_LINE + PerftestReportFormatter.header(Unit.MB_PER_SEC) +
  *           PerftestReportFormatter.line(r.remoteReport(), Unit.MB_PER_SEC) + PerftestReportFormatter.RESULT_LINE);
  *   }

@@ -19,6 +19,8 @@ import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.ulp.oob.PeerQpSettings;
 import io.jrxe.ulp.oob.PerftestDest;
 import io.jrxe.ulp.oob.PerftestExchange;
+import io.jrxe.ulp.oob.PerftestLatDurationReport;
+import io.jrxe.ulp.oob.PerftestLatLine;
 import io.jrxe.ulp.oob.PerftestLatReport;
 import io.jrxe.ulp.oob.PerftestLatSession;
 import io.jrxe.ulp.oob.PerftestSysData;
@@ -76,8 +78,10 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
         public int gidIndex = RoceNode.GID_INDEX_IPV4;
         /** {@code -u}: local ACK timeout code. */
         public int ackTimeout = QpConnector.DEFAULT_TIMEOUT;
-        /** Bound of one size's run. */
+        /** Bound of one size's run (of a duration run: beyond its duration). */
         public long runTimeoutNs = 300_000_000_000L;
+        /** {@code -D}: seconds to run instead of {@link #iters} iterations; 0 for iterations. */
+        public int durationSeconds;
 
         /**
          * @return the inline limit in effect: perftest's {@code DEF_INLINE_SEND_RC_UC} (236) and
@@ -108,7 +112,11 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
             {
                 throw new IllegalArgumentException(test.tool() + " is not a latency test");
             }
-            if (iters < PerftestLatReport.MIN_ITERS)
+            if (durationSeconds < 0)
+            {
+                throw new IllegalArgumentException("-D takes a positive number of seconds, got " + durationSeconds);
+            }
+            if (0 == durationSeconds && iters < PerftestLatReport.MIN_ITERS)
             {
                 throw new IllegalArgumentException("a latency test needs at least " + PerftestLatReport.MIN_ITERS +
                     " iterations (-n): perftest drops the 2 largest intervals, got " + iters);
@@ -131,8 +139,11 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
         }
     }
 
-    /** Where the results go (the tool prints them). */
-    public interface Listener
+    /**
+     * Where the results go (the tool prints them). In duration mode it also records each interval of the sampled
+     * period ({@link LatencyRecorder}, on the measured loop).
+     */
+    public interface Listener extends LatencyRecorder
     {
         /**
          * The QP is connected.
@@ -150,6 +161,20 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
          * @param postedNs post times of the run (valid up to {@code report.iters()}); reused by the next size.
          */
         void result(PerftestLatReport report, long[] postedNs);
+
+        /**
+         * One size has run for {@code -D} seconds.
+         *
+         * @param report the table line.
+         */
+        default void durationResult(final PerftestLatDurationReport report)
+        {
+        }
+
+        @Override
+        default void record(final long intervalNs)
+        {
+        }
     }
 
     private final RxeDevice device;
@@ -160,6 +185,7 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
     private final NanoClock clock;
     private final Listener listener;
     private final long[] postedNs;
+    private final DurationTimeline timeline;
     private ProtectionDomain pd;
     private CompletionQueue sendCq;
     private CompletionQueue recvCq;
@@ -192,7 +218,8 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
         this.idle = idle;
         this.clock = clock;
         this.listener = listener;
-        this.postedNs = new long[settings.iters];
+        this.postedNs = new long[settings.durationSeconds > 0 ? 1 : settings.iters];
+        this.timeline = settings.durationSeconds > 0 ? DurationTimeline.ofSeconds(settings.durationSeconds) : null;
     }
 
     @Override
@@ -254,8 +281,8 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
     @Override
     public void prepare(final long size)
     {
-        // ctx_set_recv_wqes: rx_depth receives, which perftest has already capped at the iterations
-        rxPosted = Math.min(settings.rxDepth, settings.iters);
+        // ctx_set_recv_wqes: rx_depth receives, which perftest has already capped at the iterations (not with -D)
+        rxPosted = null != timeline ? settings.rxDepth : Math.min(settings.rxDepth, settings.iters);
         final RecvWorkRequest recv = recvWr((int)size);
         for (int i = 0; i < rxPosted; i++)
         {
@@ -268,8 +295,12 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
     }
 
     @Override
-    public PerftestLatReport run(final long size)
+    public PerftestLatLine run(final long size)
     {
+        if (null != timeline)
+        {
+            return runFor(size);
+        }
         final int bytes = (int)size;
         final int iters = settings.iters;
         final long deadline = clock.nanoTime() + settings.runTimeoutNs;
@@ -289,6 +320,31 @@ public final class PerftestLatPeer implements PerftestLatSession.Peer, AutoClose
         final PerftestLatReport report = PerftestLatReport.compute(size, postedNs, iters,
             settings.test.halvesRoundTrip());
         listener.result(report, postedNs);
+        return report;
+    }
+
+    /** {@code -D}: one size for the timeline's duration, perftest's {@code print_report_lat_duration} line. */
+    private PerftestLatDurationReport runFor(final long size)
+    {
+        final int bytes = (int)size;
+        final long deadline = clock.nanoTime() + settings.runTimeoutNs + timeline.totalNs();
+        final boolean client = Side.CLIENT == exchange.side();
+        final int inline = bytes <= settings.effectiveInline() ? SendFlags.INLINE : 0;
+        final long counted = switch (settings.test)
+        {
+            case SEND_LAT -> loops.sendFor(client, sendWr(WrOpcode.SEND, bytes, inline), recvWr(bytes),
+                settings.cqMod, timeline, listener, deadline);
+            case WRITE_LAT -> loops.writeFor(!client, sendWr(WrOpcode.RDMA_WRITE, bytes, inline), sendArea,
+                recvArea, bytes, timeline, listener, deadline);
+            case READ_LAT -> loops.readOrAtomicFor(sendWr(WrOpcode.RDMA_READ, bytes, 0), timeline, listener,
+                deadline);
+            case ATOMIC_LAT -> loops.readOrAtomicFor(sendWr(WrOpcode.ATOMIC_FETCH_AND_ADD, bytes, 0)
+                .compareAdd(ATOMIC_ADD_VALUE), timeline, listener, deadline);
+            default -> throw new IllegalStateException("not a latency test: " + settings.test);
+        };
+        final PerftestLatDurationReport report = PerftestLatDurationReport.compute(size, counted,
+            timeline.sampleNs(), settings.test.halvesRoundTrip());
+        listener.durationResult(report);
         return report;
     }
 

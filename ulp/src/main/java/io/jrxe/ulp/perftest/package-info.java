@@ -18,6 +18,13 @@
  * }</pre>
  * The engine must run on its own thread ({@code RoceNode.start()}): the loops spin on completions and on memory the
  * peer writes. Loops follow perftest 4.5-0.17's {@code run_iter_lat*} step for step, allocate nothing and take no
- * locks; statistics are computed after a run ({@link io.jrxe.ulp.oob.PerftestLatReport}).
+ * locks; statistics are computed after a run ({@link io.jrxe.ulp.oob.PerftestLatReport}), or for {@code -D} the
+ * average over the sampled period ({@link io.jrxe.ulp.oob.PerftestLatDurationReport}), the intervals going to a
+ * {@link io.jrxe.ulp.perftest.LatencyRecorder} as they happen.
+ * <p>
+ * The bandwidth tests' loops ({@link io.jrxe.ulp.perftest.PerftestBwTraffic}: {@code run_iter_bw},
+ * {@code run_iter_bw_server}, {@code run_iter_bi}) serve a tool's {@link io.jrxe.ulp.oob.PerftestBwSession.Peer}.
+ * Duration mode in both is perftest's alarm-driven state machine read from a clock
+ * ({@link io.jrxe.ulp.perftest.DurationTimeline}).
  */
 package io.jrxe.ulp.perftest;

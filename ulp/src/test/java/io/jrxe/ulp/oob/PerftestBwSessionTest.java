@@ -299,7 +299,8 @@ class PerftestBwSessionTest
         final PerftestBwSession.Peer peer)
     {
         final Loopback.End<PerftestBwSession.Result> end = ch ->
-            PerftestBwSession.run(new PerftestExchange(ch, side), test, mtu, sysData, peer, TRAFFIC_NS);
+            PerftestBwSession.run(new PerftestExchange(ch, side), test, PerftestBwMode.oneWay(65536), mtu, sysData,
+                peer, TRAFFIC_NS);
         return Side.SERVER == side ? loop.serverChannel(Loopback.ctx(5000), end) :
             loop.clientChannel(Loopback.ctx(5000), end);
     }

@@ -3,6 +3,7 @@ package io.jrxe.ulp.oob;
 import io.jrxe.rxe.verbs.Mtu;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,6 +17,8 @@ class RecordingPeer implements PerftestBwSession.Peer
     volatile Mtu mtu;
     volatile PerftestSysData sysData;
     volatile List<PerftestDest> connectedTo;
+    final List<Long> preparedSizes = new CopyOnWriteArrayList<>();
+    final List<BwReport> remotesReported = new CopyOnWriteArrayList<>();
 
     RecordingPeer(final List<PerftestDest> locals, final BwReport report)
     {
@@ -35,12 +38,13 @@ class RecordingPeer implements PerftestBwSession.Peer
         connectedTo = remoteDests;
     }
 
-    public void prepareTraffic()
+    public void prepareTraffic(final long size)
     {
         prepared.set(true);
+        preparedSizes.add(size);
     }
 
-    public BwReport runTraffic()
+    public BwReport runTraffic(final long size)
     {
         if (!prepared.get())
         {
@@ -48,5 +52,14 @@ class RecordingPeer implements PerftestBwSession.Peer
         }
         trafficRuns.incrementAndGet();
         return report;
+    }
+
+    @Override
+    public void reported(final BwReport local, final BwReport remote)
+    {
+        if (null != remote)
+        {
+            remotesReported.add(remote);
+        }
     }
 }

@@ -9,6 +9,8 @@ import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.ulp.oob.OobContext;
 import io.jrxe.ulp.oob.PerftestDest;
 import io.jrxe.ulp.oob.PerftestExchange;
+import io.jrxe.ulp.oob.PerftestLatDurationReport;
+import io.jrxe.ulp.oob.PerftestLatLine;
 import io.jrxe.ulp.oob.PerftestLatReport;
 import io.jrxe.ulp.oob.PerftestLatSession;
 import io.jrxe.ulp.oob.PerftestSysData;
@@ -98,17 +100,57 @@ class PerftestLatPeerTest
         assertEquals(start + ITERS - 1, s.peer(Side.CLIENT).sendArea().getLong(0));
     }
 
+    @Test
+    void sendLatencyForOneSecondCountsTheReceivesOfTheSampledPeriodOnBothSides() throws Exception
+    {
+        final Sides s = run(PerftestTest.SEND_LAT, List.of(64L), 64, 1);
+        for (final Side side : Side.values())
+        {
+            final PerftestLatDurationReport r = durationReport(s, side, 64);
+            // -D 1 has no margins (1 / 4 = 0): the sampled period is the whole second; t_avg is half a round trip
+            assertEquals(r.iters() / 1.0, r.tps(), 1e-6 * r.iters(), r.toString());
+            assertEquals(1e6 / 2 / r.iters(), r.tAvg(), 1e-9 * r.tAvg(), r.toString());
+            // each counted receive follows a send of this side: the histogram saw the intervals between them
+            assertTrue(s.recorded[side.ordinal()] >= r.iters() - 2, s.recorded[side.ordinal()] + " " + r);
+        }
+        // the peers ping-pong, so their counts differ by the messages around the two clocks' starts and ends
+        final long c = durationReport(s, Side.CLIENT, 64).iters();
+        final long v = durationReport(s, Side.SERVER, 64).iters();
+        assertTrue(Math.abs(c - v) <= Math.max(c, v) / 2 + 2, c + " vs " + v);
+    }
+
+    @Test
+    void readLatencyForOneSecondRunsOnTheClientOnly() throws Exception
+    {
+        final Sides s = run(PerftestTest.READ_LAT, List.of(32L), 32, 1);
+        final PerftestLatDurationReport r = durationReport(s, Side.CLIENT, 32);
+        assertEquals(1e6 / r.iters(), r.tAvg(), 1e-9 * r.tAvg(), "no halving for read: " + r);
+        assertEquals(List.of(), s.reports(Side.SERVER), "the passive server runs nothing");
+        // the client's READs copied the server's receive area into its send area
+        assertEquals(pattern(s.peer(Side.SERVER).recvArea(), 32), pattern(s.peer(Side.CLIENT).sendArea(), 32));
+    }
+
+    private static PerftestLatDurationReport durationReport(final Sides s, final Side side, final long size)
+    {
+        final List<PerftestLatLine> reports = s.reports(side);
+        assertEquals(1, reports.size(), side + ": one line, -D runs one size");
+        final PerftestLatDurationReport r = (PerftestLatDurationReport)reports.get(0);
+        assertEquals(size, r.size());
+        assertTrue(r.iters() > 0, side + " counted nothing: " + r);
+        return r;
+    }
+
     private static Side other(final Side side)
     {
         return Side.CLIENT == side ? Side.SERVER : Side.CLIENT;
     }
 
-    private static void assertReports(final List<PerftestLatReport> reports, final List<Long> sizes)
+    private static void assertReports(final List<PerftestLatLine> reports, final List<Long> sizes)
     {
         assertEquals(sizes.size(), reports.size(), "one line per size");
         for (int i = 0; i < sizes.size(); i++)
         {
-            final PerftestLatReport r = reports.get(i);
+            final PerftestLatReport r = (PerftestLatReport)reports.get(i);
             assertEquals(sizes.get(i), r.size());
             assertEquals(ITERS, r.iters());
             assertTrue(r.tMin() > 0 && r.tMin() <= r.tTypical() && r.tTypical() <= r.tMax(), r.toString());
@@ -134,7 +176,7 @@ class PerftestLatPeerTest
     @Test
     void aParkedPollIsWokenByEachCompletion() throws Exception
     {
-        final Sides s = run(PerftestTest.SEND_LAT, List.of(2L), 2,
+        final Sides s = run(PerftestTest.SEND_LAT, List.of(2L), 2, 0,
             () -> new ParkingIdleStrategy(new Wakeup("app"), 0, 0, TimeUnit.HOURS.toNanos(1)));
         for (final Side side : Side.values())
         {
@@ -145,11 +187,17 @@ class PerftestLatPeerTest
     /** Runs both sides and returns what they measured and their buffers. */
     private static Sides run(final PerftestTest test, final List<Long> sizes, final long maxSize) throws Exception
     {
-        return run(test, sizes, maxSize, BackoffIdleStrategy::new);
+        return run(test, sizes, maxSize, 0, BackoffIdleStrategy::new);
     }
 
     private static Sides run(final PerftestTest test, final List<Long> sizes, final long maxSize,
-        final Supplier<IdleStrategy> appIdle) throws Exception
+        final int durationSeconds) throws Exception
+    {
+        return run(test, sizes, maxSize, durationSeconds, BackoffIdleStrategy::new);
+    }
+
+    private static Sides run(final PerftestTest test, final List<Long> sizes, final long maxSize,
+        final int durationSeconds, final Supplier<IdleStrategy> appIdle) throws Exception
     {
         final int port;
         try (ServerSocket probe = new ServerSocket(0))
@@ -167,10 +215,11 @@ class PerftestLatPeerTest
             pair.b().start();
             final Sides sides = new Sides();
             final Future<PerftestLatSession.Result> server = executor.submit(() ->
-                side(pair.a(), Side.SERVER, new InetSocketAddress(port), test, sizes, maxSize, sides, appIdle.get()));
+                side(pair.a(), Side.SERVER, new InetSocketAddress(port), test, sizes, maxSize, durationSeconds,
+                    sides, appIdle.get()));
             final Future<PerftestLatSession.Result> client = executor.submit(() ->
-                side(pair.b(), Side.CLIENT, new InetSocketAddress("127.0.0.1", port), test, sizes, maxSize, sides,
-                    appIdle.get()));
+                side(pair.b(), Side.CLIENT, new InetSocketAddress("127.0.0.1", port), test, sizes, maxSize,
+                    durationSeconds, sides, appIdle.get()));
             final PerftestLatSession.Result c = client.get(JOIN_SECONDS, TimeUnit.SECONDS);
             final PerftestLatSession.Result s = server.get(JOIN_SECONDS, TimeUnit.SECONDS);
             sides.results[Side.CLIENT.ordinal()] = c;
@@ -187,7 +236,7 @@ class PerftestLatPeerTest
 
     private static PerftestLatSession.Result side(final RoceNode node, final Side side,
         final InetSocketAddress address, final PerftestTest test, final List<Long> sizes, final long maxSize,
-        final Sides sides, final IdleStrategy appIdle) throws Exception
+        final int durationSeconds, final Sides sides, final IdleStrategy appIdle) throws Exception
     {
         final RxeDevice device = node.device();
         final PerftestLatPeer.Settings settings = new PerftestLatPeer.Settings();
@@ -196,6 +245,7 @@ class PerftestLatPeerTest
         settings.maxSize = maxSize;
         settings.rxDepth = 16;
         settings.runTimeoutNs = TimeUnit.SECONDS.toNanos(60);
+        settings.durationSeconds = durationSeconds;
         final OobContext oob = new OobContext().connectTimeoutNs(TimeUnit.SECONDS.toNanos(30))
             .acceptTimeoutNs(TimeUnit.SECONDS.toNanos(30));
         final Mtu mtu = device.queryPort(RxeDevice.PORT, new PortAttr()).activeMtu();
@@ -226,14 +276,16 @@ class PerftestLatPeerTest
 
         final PerftestLatPeer[] peers = new PerftestLatPeer[2];
         final PerftestLatSession.Result[] results = new PerftestLatSession.Result[2];
-        final List<List<PerftestLatReport>> seen = List.of(new ArrayList<>(), new ArrayList<>());
+        final List<List<PerftestLatLine>> seen = List.of(new ArrayList<>(), new ArrayList<>());
+        /** Intervals the duration loops recorded, per side. */
+        final long[] recorded = new long[2];
 
         PerftestLatPeer peer(final Side side)
         {
             return peers[side.ordinal()];
         }
 
-        List<PerftestLatReport> reports(final Side side)
+        List<PerftestLatLine> reports(final Side side)
         {
             assertEquals(results[side.ordinal()].reports(), seen.get(side.ordinal()), "listener and result agree");
             return results[side.ordinal()].reports();
@@ -260,6 +312,19 @@ class PerftestLatPeerTest
                 public void result(final PerftestLatReport report, final long[] postedNs)
                 {
                     seen.get(side.ordinal()).add(report);
+                }
+
+                @Override
+                public void durationResult(final PerftestLatDurationReport report)
+                {
+                    seen.get(side.ordinal()).add(report);
+                }
+
+                @Override
+                public void record(final long intervalNs)
+                {
+                    assertTrue(intervalNs > 0, "an interval between two posts");
+                    recorded[side.ordinal()]++;
                 }
             };
         }
