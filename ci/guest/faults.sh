@@ -1,4 +1,4 @@
-# Helpers of the fault cells (issue 13): scenarios 34-faults-netem and 35-link-down source this after lib.sh.
+# Helpers of the fault cells (issue 13): scenarios 34-faults-netem and 80-link-down source this after lib.sh.
 #
 #   kernel eth0 (NIC A, 10.9.0.1, rxe0) --[egress: prio + netem]--> QEMU hub --- NIC B (vfio-pci, jrxe, 10.9.0.2)
 #
