@@ -55,20 +55,10 @@ public record PerftestLatDurationReport(long size, long iters, double tAvg, doub
     public String line()
     {
         final StringBuilder sb = new StringBuilder(64).append(' ');
-        left(sb, Long.toUnsignedString(size), 7).append("       ").append(Long.toUnsignedString(iters))
+        PerftestReportFormatter.left(sb, Long.toUnsignedString(size), 7).append("       ").append(Long.toUnsignedString(iters))
             .append("            ");
-        left(sb, PerftestReportFormatter.fixed(tAvg, 2), 7).append("        ");
-        left(sb, PerftestReportFormatter.fixed(tps, 2), 7);
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(tAvg, 2), 7).append("        ");
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(tps, 2), 7);
         return sb.append('\n').toString();
-    }
-
-    private static StringBuilder left(final StringBuilder sb, final String text, final int width)
-    {
-        sb.append(text);
-        for (int i = text.length(); i < width; i++)
-        {
-            sb.append(' ');
-        }
-        return sb;
     }
 }

@@ -129,25 +129,15 @@ public record PerftestLatReport(
     public String line()
     {
         final StringBuilder sb = new StringBuilder(128).append(' ');
-        left(sb, Long.toUnsignedString(size), 7).append(' ').append(Long.toUnsignedString(iters))
+        PerftestReportFormatter.left(sb, Long.toUnsignedString(size), 7).append(' ').append(Long.toUnsignedString(iters))
             .append("          ");
-        left(sb, PerftestReportFormatter.fixed(tMin, 2), 7).append("        ");
-        left(sb, PerftestReportFormatter.fixed(tMax, 2), 7).append("      ");
-        left(sb, PerftestReportFormatter.fixed(tTypical, 2), 7).append("  \t       ");
-        left(sb, PerftestReportFormatter.fixed(tAvg, 2), 7).append("     \t");
-        left(sb, PerftestReportFormatter.fixed(tStdev, 2), 7).append("\t\t");
-        left(sb, PerftestReportFormatter.fixed(p99, 2), 7).append(" \t\t");
-        left(sb, PerftestReportFormatter.fixed(p999, 2), 7);
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(tMin, 2), 7).append("        ");
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(tMax, 2), 7).append("      ");
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(tTypical, 2), 7).append("  \t       ");
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(tAvg, 2), 7).append("     \t");
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(tStdev, 2), 7).append("\t\t");
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(p99, 2), 7).append(" \t\t");
+        PerftestReportFormatter.left(sb, PerftestReportFormatter.fixed(p999, 2), 7);
         return sb.append('\n').toString();
-    }
-
-    private static StringBuilder left(final StringBuilder sb, final String text, final int width)
-    {
-        sb.append(text);
-        for (int i = text.length(); i < width; i++)
-        {
-            sb.append(' ');
-        }
-        return sb;
     }
 }

@@ -236,7 +236,8 @@ public final class PerftestReportFormatter
         return negative && text.charAt(0) != '-' ? "-" + text : text;
     }
 
-    private static StringBuilder left(final StringBuilder sb, final String text, final int width)
+    /** {@code %-Ns}: {@code text}, then spaces up to {@code width}. */
+    static StringBuilder left(final StringBuilder sb, final String text, final int width)
     {
         sb.append(text);
         for (int i = text.length(); i < width; i++)
