@@ -672,6 +672,9 @@ NFS_THREADS=4
 NFS_RSIZE=262144
 NFS_WSIZE=262144
 NFS_MODULES="nfsd rpcrdma nfs nfsv3 nfsv4"
+# lockd's grace period in seconds (its minimum), and where nfs_server_start writes when it ends (date +%s)
+NFS_LOCKD_GRACE_S=3
+NFS_GRACE_END_FILE=/run/jrxe-nfs-grace-end
 
 # nfs_server_running: knfsd has threads and listens for RPC-over-RDMA on NFS_RDMA_PORT.
 nfs_server_running()
@@ -692,6 +695,11 @@ nfs_server_running()
 # take writes while it is stopped), and v4_end_grace ends the grace period at once after it has started (nothing
 # to reclaim on a fresh boot). A 10 s lease is harmless: the 6.1 server is "courteous" and keeps an expired
 # client's state until another client conflicts with it.
+# lockd has a grace period of its own (NLM, started with knfsd because v3 is on): nlm_timeout * 5 = 50 s by default,
+# which v4_end_grace does not end. knfsd grants no delegation while any lock manager is in grace (locks_in_grace()
+# in nfs4_open_delegation: the OPEN succeeds with why_no_delegation4 WND4_RESOURCE), so a fresh guest's first
+# minute had no delegations. It is cut to 3 s (nlm_timeout and nlm_grace_period at their minimum of 3, set before
+# lockd starts), and nfs_grace_wait waits out what is left of it before a step that needs a delegation.
 nfs_server_start()
 {
     local f threads
@@ -715,7 +723,11 @@ nfs_server_start()
         for f in nfsv4gracetime nfsv4leasetime; do
             echo 10 > "/proc/fs/nfsd/$f" || fail "cannot set /proc/fs/nfsd/$f to 10"
         done
+        for f in nlm_timeout nlm_grace_period; do
+            echo $NFS_LOCKD_GRACE_S > "/proc/sys/fs/nfs/$f" || fail "cannot set /proc/sys/fs/nfs/$f to $NFS_LOCKD_GRACE_S"
+        done
         rpc.nfsd "$NFS_THREADS" || fail "rpc.nfsd $NFS_THREADS failed"
+        echo $(($(date +%s) + NFS_LOCKD_GRACE_S + 1)) > "$NFS_GRACE_END_FILE"
     fi
     echo "rdma $NFS_RDMA_PORT" > /proc/fs/nfsd/portlist || fail "cannot add 'rdma $NFS_RDMA_PORT' to /proc/fs/nfsd/portlist"
     echo Y > /proc/fs/nfsd/v4_end_grace || log "WARNING: could not end the NFSv4 grace period (v4_end_grace)"
@@ -724,7 +736,20 @@ nfs_server_start()
     NFS_SERVER_STATE=started
     log "knfsd started: threads $(< /proc/fs/nfsd/threads), portlist $(tr '\n' ' ' < /proc/fs/nfsd/portlist)," \
         "versions $(< /proc/fs/nfsd/versions), grace $(< /proc/fs/nfsd/nfsv4gracetime) s," \
-        "lease $(< /proc/fs/nfsd/nfsv4leasetime) s, grace ended $(< /proc/fs/nfsd/v4_end_grace)"
+        "lease $(< /proc/fs/nfsd/nfsv4leasetime) s, grace ended $(< /proc/fs/nfsd/v4_end_grace)," \
+        "lockd grace $(< /proc/sys/fs/nfs/nlm_grace_period) s"
+}
+
+# nfs_grace_wait: returns once lockd's grace period (see nfs_server_start) is over. The kernel shows no sign of its
+# end, so this waits for the timer's deadline, at most NFS_LOCKD_GRACE_S + 1 s after knfsd started.
+nfs_grace_wait()
+{
+    local end now
+    read -r end < "$NFS_GRACE_END_FILE" 2> /dev/null || return 0
+    now=$(date +%s)
+    [ "$now" -ge "$end" ] && return 0
+    log "lockd's grace period: $((end - now)) s left"
+    sleep $((end - now))
 }
 
 # nfs_server_stop: the reverse of nfs_server_start (knfsd threads and listeners, exports, mountd, rpcbind).

@@ -39,6 +39,7 @@ for vers in 3 4.1; do
     rm -f "$out"
     recall=()
     if [ "$vers" = 4.1 ]; then
+        nfs_grace_wait
         nfs_recall_after "$out" "JRXE-NFS delegation " get.bin
         recall=(recall get.bin 120 ';')
     fi
