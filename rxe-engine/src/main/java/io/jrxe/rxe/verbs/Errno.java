@@ -33,6 +33,8 @@ public final class Errno
     public static final int ENOSYS = 38;
     /** No data available (no event queued). */
     public static final int ENODATA = 61;
+    /** Message too long (a packet longer than a netdev's MTU). */
+    public static final int EMSGSIZE = 90;
     /** Protocol wrong type (e.g. an AH from a completion without a GRH on a RoCE port). */
     public static final int EPROTOTYPE = 91;
     /** Operation not supported. */
@@ -86,6 +88,7 @@ public final class Errno
             case ERANGE: return "ERANGE";
             case ENOSYS: return "ENOSYS";
             case ENODATA: return "ENODATA";
+            case EMSGSIZE: return "EMSGSIZE";
             case EPROTOTYPE: return "EPROTOTYPE";
             case EOPNOTSUPP: return "EOPNOTSUPP";
             case ETIMEDOUT: return "ETIMEDOUT";

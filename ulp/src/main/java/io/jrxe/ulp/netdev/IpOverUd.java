@@ -1,0 +1,323 @@
+package io.jrxe.ulp.netdev;
+
+import io.jrxe.net.Checksum;
+import io.jrxe.net.Icmp;
+import io.jrxe.net.Ipv4;
+import io.jrxe.rxe.verbs.AddressHandle;
+import io.jrxe.rxe.verbs.Errno;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static java.nio.ByteOrder.BIG_ENDIAN;
+
+/**
+ * An IPv4 host on an {@link UdNetdev}: it answers ICMP echo requests (RFC 792) and sends its own, so two jrxe
+ * nodes can ping each other over the datagram service. Neighbours (IP address to address handle and QPN) come from
+ * {@link #addNeighbor}; an echo request from an unknown sender is answered through an
+ * address handle made from its receive, which is then kept as its neighbour entry.
+ * <p>
+ * Packets other than ICMP echo are counted and left alone; nothing malformed is answered (RFC 1122 §3.2.1: bad
+ * version, header length, total length or checksum is dropped). One thread owns it, the netdev's owner.
+ */
+public final class IpOverUd implements NetdevReceiver
+{
+    /** Gets the echo replies to {@link #sendEchoRequest}. */
+    public interface EchoReplyListener
+    {
+        /**
+         * @param source who answered
+         * @param id the identifier sent
+         * @param sequence the sequence number sent
+         * @param dataLength bytes of echo data
+         * @param intact the data came back as sent
+         */
+        void onEchoReply(int source, int id, int sequence, int dataLength, boolean intact);
+    }
+
+    private static final int MAX_NEIGHBORS = 256;
+
+    private final UdNetdev netdev;
+    private final int address;
+    private final UnsafeBuffer tx;
+    private final int[] neighborIp = new int[MAX_NEIGHBORS];
+    private final AddressHandle[] neighborAh = new AddressHandle[MAX_NEIGHBORS];
+    private final int[] neighborQpn = new int[MAX_NEIGHBORS];
+    private final boolean[] neighborOwned = new boolean[MAX_NEIGHBORS];
+    private int neighbors;
+    private EchoReplyListener listener;
+    private int nextIpId;
+    private long echoRequestsRcvd;
+    private long echoRepliesSent;
+    private long echoRepliesRcvd;
+    private long dropped;
+
+    /**
+     * @param netdev the device
+     * @param address this host's IPv4 address
+     */
+    public IpOverUd(final UdNetdev netdev, final int address)
+    {
+        this.netdev = netdev;
+        this.address = address;
+        this.tx = new UnsafeBuffer(BufferUtil.allocateDirectAligned(netdev.mtu(), 64));
+    }
+
+    /** @return this host's address */
+    public int address()
+    {
+        return address;
+    }
+
+    /** @return its netdev */
+    public UdNetdev netdev()
+    {
+        return netdev;
+    }
+
+    /**
+     * @param l gets the echo replies
+     * @return this
+     */
+    public IpOverUd echoReplyListener(final EchoReplyListener l)
+    {
+        listener = l;
+        return this;
+    }
+
+    /**
+     * Adds or replaces a neighbour. The caller keeps ownership of {@code ah}.
+     *
+     * @param ip its address
+     * @param ah how to reach it
+     * @param qpn its netdev's QPN
+     * @throws IllegalStateException when the table (256 entries) is full
+     */
+    public void addNeighbor(final int ip, final AddressHandle ah, final int qpn)
+    {
+        putNeighbor(ip, ah, qpn, false);
+    }
+
+    private void putNeighbor(final int ip, final AddressHandle ah, final int qpn, final boolean owned)
+    {
+        int i = find(ip);
+        if (i < 0)
+        {
+            if (MAX_NEIGHBORS == neighbors)
+            {
+                throw new IllegalStateException("neighbour table full (" + MAX_NEIGHBORS + " entries)");
+            }
+            i = neighbors++;
+        }
+        else if (neighborOwned[i] && neighborAh[i] != ah)
+        {
+            netdev.destroyAh(neighborAh[i]);
+        }
+        neighborIp[i] = ip;
+        neighborAh[i] = ah;
+        neighborQpn[i] = qpn;
+        neighborOwned[i] = owned;
+    }
+
+    /**
+     * @param ip an address
+     * @return whether it has a neighbour entry
+     */
+    public boolean hasNeighbor(final int ip)
+    {
+        return find(ip) >= 0;
+    }
+
+    private int find(final int ip)
+    {
+        for (int i = 0; i < neighbors; i++)
+        {
+            if (neighborIp[i] == ip)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Sends an ICMP echo request whose data is {@code dataLength} bytes of a pattern of {@code sequence}.
+     *
+     * @param destination the address to ping
+     * @param id the echo identifier
+     * @param sequence the echo sequence number
+     * @param dataLength bytes of echo data
+     * @return 0, -EHOSTUNREACH without a neighbour entry, -EMSGSIZE beyond the MTU, or the netdev's error
+     */
+    public int sendEchoRequest(final int destination, final int id, final int sequence, final int dataLength)
+    {
+        final int n = find(destination);
+        if (n < 0)
+        {
+            return -Errno.EHOSTUNREACH;
+        }
+        final int total = Ipv4.HEADER_LENGTH + Icmp.HEADER_LENGTH + dataLength;
+        if (dataLength < 0 || total > netdev.mtu())
+        {
+            return -Errno.EMSGSIZE;
+        }
+        final int icmp = Ipv4.HEADER_LENGTH;
+        for (int i = 0; i < dataLength; i++)
+        {
+            tx.putByte(icmp + Icmp.HEADER_LENGTH + i, pattern(sequence, i));
+        }
+        writeEcho(icmp, Icmp.V4_ECHO_REQUEST, id, sequence, Icmp.HEADER_LENGTH + dataLength);
+        Ipv4.writeHeader(tx, 0, 0, total, nextIpId++, Ipv4.FLAG_DF, Ipv4.PROTOCOL_ICMP, address, destination);
+        return netdev.send(IpoUdHeader.IPV4, tx, 0, total, neighborAh[n], neighborQpn[n]);
+    }
+
+    private void writeEcho(final int icmp, final int type, final int id, final int sequence, final int length)
+    {
+        tx.putByte(icmp + Icmp.TYPE_OFFSET, (byte)type);
+        tx.putByte(icmp + Icmp.CODE_OFFSET, (byte)0);
+        tx.putShort(icmp + Icmp.CHECKSUM_OFFSET, (short)0);
+        tx.putShort(icmp + 4, (short)id, BIG_ENDIAN);
+        tx.putShort(icmp + 6, (short)sequence, BIG_ENDIAN);
+        tx.putShort(icmp + Icmp.CHECKSUM_OFFSET, (short)Checksum.finish(Checksum.sum(tx, icmp, length)), BIG_ENDIAN);
+    }
+
+    private static byte pattern(final int sequence, final int i)
+    {
+        return (byte)(sequence * 31 + i);
+    }
+
+    /**
+     * Receives what the netdev has (up to 32 packets), answering echo requests.
+     *
+     * @return packets received
+     */
+    public int doWork()
+    {
+        return netdev.poll(this, 32);
+    }
+
+    @Override
+    public void onPacket(
+        final int etherType, final DirectBuffer packet, final int offset, final int length, final NetdevSender from)
+    {
+        if (IpoUdHeader.IPV4 != etherType || length < Ipv4.HEADER_LENGTH)
+        {
+            dropped++;
+            return;
+        }
+        final int versionIhl = packet.getByte(offset) & 0xFF;
+        final int ihl = (versionIhl & 0xF) << 2;
+        final int total = packet.getShort(offset + Ipv4.TOTAL_LENGTH_OFFSET, BIG_ENDIAN) & 0xFFFF;
+        if (0x40 != (versionIhl & 0xF0) || ihl < Ipv4.HEADER_LENGTH || total < ihl + Icmp.HEADER_LENGTH ||
+            total > length || !Checksum.verifies(Checksum.sum(packet, offset, ihl)) ||
+            Ipv4.PROTOCOL_ICMP != (packet.getByte(offset + Ipv4.PROTOCOL_OFFSET) & 0xFF) ||
+            address != packet.getInt(offset + Ipv4.DST_OFFSET, BIG_ENDIAN))
+        {
+            dropped++;
+            return;
+        }
+        final int icmp = offset + ihl;
+        final int icmpLength = total - ihl;
+        if (!Checksum.verifies(Checksum.sum(packet, icmp, icmpLength)))
+        {
+            dropped++;
+            return;
+        }
+        final int src = packet.getInt(offset + Ipv4.SRC_OFFSET, BIG_ENDIAN);
+        final int type = packet.getByte(icmp + Icmp.TYPE_OFFSET) & 0xFF;
+        final int id = packet.getShort(icmp + 4, BIG_ENDIAN) & 0xFFFF;
+        final int sequence = packet.getShort(icmp + 6, BIG_ENDIAN) & 0xFFFF;
+        if (Icmp.V4_ECHO_REQUEST == type)
+        {
+            echoRequestsRcvd++;
+            answer(packet, icmp, icmpLength, src, id, sequence, from);
+        }
+        else if (Icmp.V4_ECHO_REPLY == type)
+        {
+            echoRepliesRcvd++;
+            if (null != listener)
+            {
+                listener.onEchoReply(src, id, sequence, icmpLength - Icmp.HEADER_LENGTH,
+                    intact(packet, icmp + Icmp.HEADER_LENGTH, icmpLength - Icmp.HEADER_LENGTH, sequence));
+            }
+        }
+        else
+        {
+            dropped++;
+        }
+    }
+
+    private static boolean intact(final DirectBuffer packet, final int data, final int length, final int sequence)
+    {
+        for (int i = 0; i < length; i++)
+        {
+            if (packet.getByte(data + i) != pattern(sequence, i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void answer(
+        final DirectBuffer packet,
+        final int icmp,
+        final int icmpLength,
+        final int src,
+        final int id,
+        final int sequence,
+        final NetdevSender from)
+    {
+        int n = find(src);
+        if (n < 0 || neighborQpn[n] != from.qpn())
+        {
+            putNeighbor(src, from.createAh(), from.qpn(), true); // learnt from the request, as a reply needs
+            n = find(src);
+        }
+        final int out = Ipv4.HEADER_LENGTH;
+        tx.putBytes(out, packet, icmp, icmpLength);
+        writeEcho(out, Icmp.V4_ECHO_REPLY, id, sequence, icmpLength);
+        Ipv4.writeHeader(tx, 0, 0, out + icmpLength, nextIpId++, Ipv4.FLAG_DF, Ipv4.PROTOCOL_ICMP, address, src);
+        if (0 == netdev.send(IpoUdHeader.IPV4, tx, 0, out + icmpLength, neighborAh[n], neighborQpn[n]))
+        {
+            echoRepliesSent++;
+        }
+    }
+
+    /** @return echo requests received */
+    public long echoRequestsRcvd()
+    {
+        return echoRequestsRcvd;
+    }
+
+    /** @return echo replies sent */
+    public long echoRepliesSent()
+    {
+        return echoRepliesSent;
+    }
+
+    /** @return echo replies received */
+    public long echoRepliesRcvd()
+    {
+        return echoRepliesRcvd;
+    }
+
+    /** @return packets dropped: not IPv4, malformed, not for this host, not ICMP echo */
+    public long dropped()
+    {
+        return dropped;
+    }
+
+    /** Destroys the address handles it made for learnt neighbours. */
+    public void close()
+    {
+        for (int i = 0; i < neighbors; i++)
+        {
+            if (neighborOwned[i])
+            {
+                netdev.destroyAh(neighborAh[i]);
+            }
+        }
+        neighbors = 0;
+    }
+}
