@@ -1,12 +1,12 @@
 package io.jrxe.rxe.engine;
 
 import io.jrxe.rxe.pi.PiTuple;
-import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.MrCheckStatus;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.RecvWorkRequest;
 import io.jrxe.rxe.verbs.SendFlags;
 import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.SigAttrs;
@@ -116,7 +116,7 @@ class IntegrityRegionTest extends EngineTestBase
         assertEquals(DATA + (null == meta ? 0 : BLOCKS * PiTuple.SIZE), mr.length(), "mlx5: data + meta");
         mr.sigAttrs(attrs);
         side.postSend(qp, new SendWorkRequest(1).wrId(800).opcode(WrOpcode.REG_MR_INTEGRITY)
-            .sendFlags(SendFlags.SIGNALED).reg(mr, mr.rkey(), ALL & ~AccessFlags.REMOTE_ATOMIC));
+            .sendFlags(SendFlags.SIGNALED).reg(mr, mr.rkey(), ALL));
         final WorkCompletion wc = await(side, wcs, wcs.size() + 1);
         assertEquals(WcStatus.SUCCESS.code(), wc.status(), wc.toString());
         assertEquals(WcOpcode.REG_MR, wc.opcode());
@@ -346,6 +346,49 @@ class IntegrityRegionTest extends EngineTestBase
         final SigErr err = takeError(pair.a, src);
         assertEquals(SigErrType.GUARD, err.errType(), "A checked its memory PI on the way out");
         assertEquals(3L * STRIDE, err.sigErrOffset());
+        assertNoError(pair.b, dst);
+    }
+
+    @Test
+    void shouldRefuseAnAtomicOnAnIntegrityRegion()
+    {
+        final QueuePair[] qps = connect();
+        final UnsafeBuffer sink = direct(DATA);
+        final MemoryRegion dst = integrity(pair.b, qps[1], bSent, sink, null, insertOnWire());
+        final EnginePair.Region result = pair.a.register(8, ALL);
+        final SendWorkRequest fetchAdd = new SendWorkRequest(1).wrId(7).opcode(WrOpcode.ATOMIC_FETCH_AND_ADD)
+            .sendFlags(SendFlags.SIGNALED).remoteAddr(dst.iova()).rkey(dst.rkey()).compareAdd(1);
+        fetchAdd.sgl().add(result.address(), 8, result.mr.lkey());
+        pair.a.postSend(qps[0], fetchAdd);
+        assertEquals(WcStatus.REM_ACCESS_ERR.code(), await(pair.a, aSent, 1).status(),
+            "the bytes behind the key are routed, not 8 bytes of memory: NAK remote access error");
+        assertEquals(0, sink.getLong(0), "nothing changed");
+    }
+
+    @Test
+    void shouldStripTheTuplesOfASendReceivedIntoAnIntegrityRegion()
+    {
+        final QueuePair[] qps = connect();
+        final UnsafeBuffer sink = direct(DATA);
+        final MemoryRegion dst = integrity(pair.b, qps[1], bSent, sink, null, insertOnWire());
+        final RecvWorkRequest recv = new RecvWorkRequest(1).wrId(70);
+        recv.sgl().add(dst.iova(), WIRE, dst.lkey());
+        assertEquals(0, qps[1].postRecv(recv));
+        final EnginePair.Region src = pair.a.register(WIRE, ALL);
+        final UnsafeBuffer data = direct(DATA);
+        fillData(data, 8);
+        interleave(type1(), data, src.buffer, 0);
+        final SendWorkRequest send = new SendWorkRequest(1).wrId(71).opcode(WrOpcode.SEND)
+            .sendFlags(SendFlags.SIGNALED);
+        send.sgl().add(src.address(), WIRE, src.mr.lkey());
+        pair.a.postSend(qps[0], send);
+        pair.runUntil(() -> pair.b.pollRecv(recvWcs).size() >= 1, MS, 200_000);
+        assertEquals(WcStatus.SUCCESS.code(), recvWcs.get(0).status(), recvWcs.get(0).toString());
+        assertEquals(WIRE, recvWcs.get(0).byteLen(), "byte_len counts the bytes on the wire");
+        for (int i = 0; i < DATA; i++)
+        {
+            assertEquals(data.getByte(i), sink.getByte(i), "data byte " + i);
+        }
         assertNoError(pair.b, dst);
     }
 }
