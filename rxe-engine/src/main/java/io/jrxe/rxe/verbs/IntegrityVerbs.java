@@ -149,7 +149,7 @@ final class IntegrityVerbs
         }
         for (int i = 0; i < nents; i++)
         {
-            if (0 == dma[i] || len[i] <= 0 || dma[i] + len[i] < dma[i] && 0 != dma[i] + len[i])
+            if (0 == dma[i] || len[i] <= 0 || MemoryVerbs.wraps(dma[i], len[i]))
             {
                 return true;
             }
