@@ -28,9 +28,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </pre>
  * A tuple is checked once its block is whole: going out, when its first byte (wire PI) or the block's last data
  * byte (wire NONE) is copied; coming in, when its last byte arrives (the block's data is already in memory: RC
- * places in PSN order) or, with wire NONE, when the block's last data byte is placed. A failure is recorded (the
- * first since the last {@link #takeError}) and the copy goes on: as on mlx5, a signature error does not fail the
- * work request; the consumer calls {@code ib_check_mr_status} after the completion.
+ * places in PSN order) or, with wire NONE, when the block's last data byte is placed. The guard is computed over
+ * the block as it is in memory (read back into a per-region scratch block: the data is read twice, on this path
+ * only). A failure is recorded and the copy goes on: as on mlx5, a signature error does not fail the work request;
+ * the consumer calls {@code ib_check_mr_status} after the completion. jrxe keeps the first error since the last
+ * {@link #takeError} (mlx5 keeps the one of the latest signature-error CQE; one operation on mlx5 reports one).
+ * A retransmitted packet re-checks its blocks and finds the same error. Partial inbound tuples are held per
+ * region, so two QPs writing into one integrity region at the same time (not a ULP pattern) would mix them.
  * <p>
  * Threads: the mappings are staged under the device lock and installed by REG_MR_INTEGRITY on the engine thread,
  * which alone copies and records errors; {@link #takeError} runs there too ({@code invoke}).

@@ -108,27 +108,46 @@ final class IntegrityVerbs
         return dataMapped + metaMapped;
     }
 
-    /** ib_check_mr_status: only IB_MR_CHECK_SIG_STATUS, only integrity regions (mlx5: else EINVAL). */
+    /**
+     * ib_check_mr_status, in mlx5's order ({@code mlx5_ib_check_mr_status}): other check bits are EINVAL; the
+     * signature check of a region without signature support is EINVAL; an error recorded under an earlier key than
+     * the region's current one is reported as a GUARD error at offset 0 with that key, as mlx5 does.
+     */
     MrCheckStatus checkMrStatus(final MemoryRegion mr, final int checkMask)
     {
-        final SigRegion sig = sigOf(mr);
-        if (null == sig || 0 != (checkMask & ~MrCheckStatus.CHECK_SIG_STATUS))
+        if (0 != (checkMask & ~MrCheckStatus.CHECK_SIG_STATUS))
         {
-            throw new VerbsException(Errno.EINVAL, "ib_check_mr_status takes an integrity region and " +
-                "IB_MR_CHECK_SIG_STATUS, got " + mr + " and mask 0x" + Integer.toHexString(checkMask));
+            throw new VerbsException(Errno.EINVAL, "ib_check_mr_status: invalid check mask 0x" +
+                Integer.toHexString(checkMask) + " (only IB_MR_CHECK_SIG_STATUS)");
         }
+        final SigRegion sig = sigOf(mr);
         if (0 == checkMask)
         {
             return new MrCheckStatus(0, null);
         }
+        if (null == sig)
+        {
+            throw new VerbsException(Errno.EINVAL, "signature status check requested on " + mr +
+                ", which is not an integrity region");
+        }
         final SigErr[] err = new SigErr[1];
-        final int result = device.onEngineThread(() -> err[0] = sig.takeError(), ENGINE_TIMEOUT_NS);
+        final int[] key = new int[1];
+        final int result = device.onEngineThread(() ->
+        {
+            err[0] = sig.takeError();
+            key[0] = mr.entry().lkey();
+        }, ENGINE_TIMEOUT_NS);
         if (0 != result)
         {
             throw new VerbsException(-result, "the engine thread did not answer ib_check_mr_status (" +
                 Errno.name(result) + "): is the node driven?");
         }
-        return new MrCheckStatus(null == err[0] ? 0 : MrCheckStatus.CHECK_SIG_STATUS, err[0]);
+        if (null == err[0])
+        {
+            return new MrCheckStatus(0, null);
+        }
+        final SigErr found = err[0].key() == key[0] ? err[0] : new SigErr(SigErrType.GUARD, 0, 0, 0, err[0].key());
+        return new MrCheckStatus(MrCheckStatus.CHECK_SIG_STATUS, found);
     }
 
     private SigRegion sigOf(final MemoryRegion mr)

@@ -7,6 +7,7 @@ import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RecvWorkRequest;
+import io.jrxe.rxe.verbs.RxeDevice;
 import io.jrxe.rxe.verbs.SendFlags;
 import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.SigAttrs;
@@ -389,6 +390,39 @@ class IntegrityRegionTest extends EngineTestBase
         {
             assertEquals(data.getByte(i), sink.getByte(i), "data byte " + i);
         }
+        assertNoError(pair.b, dst);
+    }
+
+    @Test
+    void shouldReportAnErrorOfAnEarlierKeyAsMlx5Does()
+    {
+        final QueuePair[] qps = connect();
+        final UnsafeBuffer sink = direct(DATA);
+        final MemoryRegion dst = integrity(pair.b, qps[1], bSent, sink, null, insertOnWire());
+        final int firstKey = dst.rkey();
+        final EnginePair.Region src = pair.a.register(WIRE, ALL);
+        final UnsafeBuffer data = direct(DATA);
+        fillData(data, 9);
+        interleave(type1(), data, src.buffer, 0);
+        src.buffer.putByte(STRIDE + N, (byte)(src.buffer.getByte(STRIDE + N) ^ 1)); // block 1's guard
+        pair.a.postSend(qps[0], write(1, src.address(), WIRE, src.mr.lkey()).remoteAddr(dst.iova())
+            .rkey(dst.rkey()));
+        assertEquals(WcStatus.SUCCESS.code(), await(pair.a, aSent, 1).status());
+
+        // invalidate and register again under the next key before checking
+        pair.b.postSend(qps[1], new SendWorkRequest(1).wrId(90).opcode(WrOpcode.LOCAL_INV)
+            .sendFlags(SendFlags.SIGNALED).invalidateRkey(firstKey));
+        assertEquals(WcStatus.SUCCESS.code(), await(pair.b, bSent, 2).status());
+        assertEquals(MemoryRegion.STATE_FREE, dst.state());
+        pair.b.device.updateFastRegKey(dst, RxeDevice.incRkey(dst.rkey()));
+        pair.b.postSend(qps[1], new SendWorkRequest(1).wrId(91).opcode(WrOpcode.REG_MR_INTEGRITY)
+            .sendFlags(SendFlags.SIGNALED).reg(dst, dst.rkey(), ALL));
+        assertEquals(WcStatus.SUCCESS.code(), await(pair.b, bSent, 3).status());
+
+        final SigErr err = takeError(pair.b, dst);
+        assertEquals(SigErrType.GUARD, err.errType());
+        assertEquals(0, err.sigErrOffset(), "an error of another key: no offset");
+        assertEquals(firstKey, err.key(), "but the key it was found under");
         assertNoError(pair.b, dst);
     }
 }

@@ -113,6 +113,7 @@ class IntegrityVerbsTest extends EngineTestBase
             () -> dev.checkMrStatus(plain, MrCheckStatus.CHECK_SIG_STATUS)).errno(), "not an integrity region");
         assertEquals(Errno.EINVAL, assertThrows(VerbsException.class,
             () -> dev.checkMrStatus(mr, 2)).errno(), "unknown check bit");
+        assertEquals(0, dev.checkMrStatus(plain, 0).failStatus(), "mlx5: no check asked, nothing to refuse");
         dev.deregMr(mr);
         dev.deregMr(plain);
     }
@@ -189,5 +190,20 @@ class IntegrityVerbsTest extends EngineTestBase
         final MrCheckStatus status = pair.a.device.checkMrStatus(mr, MrCheckStatus.CHECK_SIG_STATUS);
         assertEquals(0, status.failStatus(), "no signature error from a refused access");
         assertTrue(pair.internalErrors.isEmpty());
+    }
+
+    @Test
+    void shouldFailARegistrationWhoseMappingChangedAfterThePost()
+    {
+        final QueuePair qa = connect()[0];
+        final MemoryRegion mr = mapped(pair.a.pd, DATA, false);
+        mr.sigAttrs(attrs(SigDomain.none(), dif(N)));
+        pair.a.postSend(qa, regIntegrity(mr)); // fits now; the engine has not run it yet
+        assertEquals(1, pair.a.device.mapMrSgPi(mr, new long[]{data.addressOffset()}, new int[]{DATA - 1}, 1, 0,
+            null, null, 0, 0, 4096), "the consumer re-maps before the registration executes");
+        pair.runUntil(() -> pair.a.pollSend(aSent).size() >= 1, MS, 100_000);
+        assertEquals(WcStatus.LOC_QP_OP_ERR.code(), aSent.get(0).status(),
+            "checked again at execution: 2047 bytes are not whole blocks");
+        assertEquals(MemoryRegion.STATE_FREE, mr.state());
     }
 }
