@@ -51,6 +51,7 @@ final class LocalOperations
                 }
                 return WcStatus.MW_BIND_ERR.code();
             case WrOpcode.REG_MR:
+            case WrOpcode.REG_MR_INTEGRITY:
                 return register(c.qp.pd(), wqe) ? WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
             default:
                 return WcStatus.LOC_QP_OP_ERR.code();
@@ -113,6 +114,10 @@ final class LocalOperations
             null != AccessFlags.checkMrAccess(access) || 0 != (access & AccessFlags.ZERO_BASED))
         {
             return false;
+        }
+        if (WrOpcode.REG_MR_INTEGRITY == wqe.opcode())
+        {
+            return MrStatus.OK == mr.registerIntegrity(wqe.regKey(), access, wqe.regSigAttrs());
         }
         return MrStatus.OK == mr.fastRegister(wqe.regKey(), access);
     }

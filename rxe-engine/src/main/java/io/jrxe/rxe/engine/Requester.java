@@ -489,7 +489,8 @@ final class Requester
 
     static boolean isLocal(final int wrOpcode)
     {
-        return WrOpcode.LOCAL_INV == wrOpcode || WrOpcode.BIND_MW == wrOpcode || WrOpcode.REG_MR == wrOpcode;
+        return WrOpcode.LOCAL_INV == wrOpcode || WrOpcode.BIND_MW == wrOpcode || WrOpcode.REG_MR == wrOpcode ||
+            WrOpcode.REG_MR_INTEGRITY == wrOpcode;
     }
 
     static boolean isReadAtomic(final int wrOpcode)

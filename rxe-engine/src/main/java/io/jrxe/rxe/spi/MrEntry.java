@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.ProtectionDomain;
+import io.jrxe.rxe.verbs.SigAttrs;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -50,12 +51,19 @@ public final class MrEntry
     public static final int KIND_FAST = 1;
     /** A fast memory region ({@code ib_alloc_fmr}); mapped by {@code ib_map_phys_fmr}. */
     public static final int KIND_FMR = 2;
+    /**
+     * An integrity (signature) region ({@code ib_alloc_mr_integrity}); registered by REG_MR_INTEGRITY over the data
+     * and protection mappings of its {@link #sig()}.
+     */
+    public static final int KIND_INTEGRITY = 3;
 
     private final ProtectionDomain pd;
     private final int index;
     private final int kind;
     private final boolean gaps;
     private final AtomicInteger boundWindows = new AtomicInteger();
+    /** The data/PI routing of an integrity region, null for every other kind (the one branch of the copy paths). */
+    private final SigRegion sig;
     private volatile int state;
     private int lkey;
     private int rkey;
@@ -169,8 +177,39 @@ public final class MrEntry
         return e;
     }
 
+    /**
+     * An integrity region: FREE until REG_MR_INTEGRITY; its data and protection mappings are element lists
+     * (arbitrary SG, like SG_GAPS: mlx5 maps them with KLMs).
+     *
+     * @param pd          owning PD
+     * @param index       key index
+     * @param keyByte     initial key byte
+     * @param maxDataSg   capacity of the data mapping
+     * @param maxMetaSg   capacity of the protection mapping, 0 for none
+     * @return the entry
+     */
+    public static MrEntry integrity(
+        final ProtectionDomain pd, final int index, final int keyByte, final int maxDataSg, final int maxMetaSg)
+    {
+        final MrEntry data = pageList(pd, index, keyByte, KIND_FAST, true, maxDataSg);
+        final MrEntry meta = 0 == maxMetaSg ? null : pageList(pd, index, keyByte, KIND_FAST, true, maxMetaSg);
+        final MrEntry e = new MrEntry(pd, index, KIND_INTEGRITY, true, 0, new SigRegion(data, meta));
+        e.lkey = data.lkey;
+        e.rkey = e.lkey;
+        e.state = STATE_FREE;
+        return e;
+    }
+
     private MrEntry(final ProtectionDomain pd, final int index, final int kind, final boolean gaps, final int maxPages)
     {
+        this(pd, index, kind, gaps, maxPages, null);
+    }
+
+    private MrEntry(
+        final ProtectionDomain pd, final int index, final int kind, final boolean gaps, final int maxPages,
+        final SigRegion sig)
+    {
+        this.sig = sig;
         this.pd = pd;
         this.index = index;
         this.kind = kind;
@@ -197,6 +236,12 @@ public final class MrEntry
     public int kind()
     {
         return kind;
+    }
+
+    /** @return the data/PI routing of an integrity region, null for other kinds. */
+    public SigRegion sig()
+    {
+        return sig;
     }
 
     /** @return whether page lists may have gaps (SG_GAPS). */
@@ -367,6 +412,52 @@ public final class MrEntry
         install(key, key, rights);
     }
 
+    /**
+     * Execute a REG_MR_INTEGRITY work request, engine thread: as {@link #fastRegister}, for an integrity region;
+     * its data and protection mappings and the attributes are installed together.
+     *
+     * @param key    the new lkey/rkey
+     * @param rights {@link AccessFlags} granted
+     * @param attrs  the attributes the work request carried
+     * @return {@link MrStatus#OK}, {@link MrStatus#INVALID_STATE}, {@link MrStatus#INVALID_KEY} or
+     * {@link MrStatus#NOT_ALLOWED} (attributes that do not fit the mapping)
+     */
+    public int registerIntegrity(final int key, final int rights, final SigAttrs attrs)
+    {
+        if (KIND_INTEGRITY != kind || STATE_FREE != state || boundWindows.get() > 0)
+        {
+            return MrStatus.INVALID_STATE;
+        }
+        if ((key >>> 8) != index)
+        {
+            return MrStatus.INVALID_KEY;
+        }
+        final long viewLength = sig.register(key, attrs);
+        if (viewLength < 0)
+        {
+            return MrStatus.NOT_ALLOWED;
+        }
+        iova = sig.iova();
+        length = viewLength;
+        access = rights;
+        lkey = key;
+        rkey = 0 != (rights & AccessFlags.REMOTE) ? key : 0;
+        state = STATE_VALID;
+        return MrStatus.OK;
+    }
+
+    /** @return bytes of the translation staged for the next registration. */
+    long stagedLength()
+    {
+        return stagedLength;
+    }
+
+    /** Install the staged translation (the mappings of an integrity region), engine thread. */
+    boolean installStaged(final int key, final int rights)
+    {
+        return install(key, key, rights);
+    }
+
     // copy the staged translation in and become VALID, unless stage() ran meanwhile
     private boolean install(final int newLkey, final int newRkey, final int rights)
     {
@@ -407,7 +498,7 @@ public final class MrEntry
         {
             return MrStatus.INVALID_KEY;
         }
-        if (KIND_FAST != kind || boundWindows.get() > 0) // user MRs and FMRs are not invalidated by key
+        if (KIND_FAST != kind && KIND_INTEGRITY != kind || boundWindows.get() > 0) // not user MRs, not FMRs
         {
             return MrStatus.NOT_ALLOWED;
         }
@@ -431,6 +522,10 @@ public final class MrEntry
      */
     public long nativeAddress(final long va)
     {
+        if (null != sig)
+        {
+            return 0; // an integrity region has no native view: its bytes are routed (atomics find none)
+        }
         if (null == segAddr)
         {
             return address + (va - iova);
@@ -447,6 +542,10 @@ public final class MrEntry
     long contiguousFrom(final long va)
     {
         final long k = va - iova;
+        if (null != sig)
+        {
+            return 0;
+        }
         if (null == segAddr)
         {
             return length - k;
@@ -486,6 +585,11 @@ public final class MrEntry
     void copyOut(
         final long va, final MutableDirectBuffer dst, final int dstOffset, final int length, final UnsafeBuffer scratch)
     {
+        if (null != sig)
+        {
+            sig.copyOut(va - iova, dst, dstOffset, length, scratch);
+            return;
+        }
         if (null == segAddr)
         {
             scratch.wrap(address + (va - iova), length);
@@ -516,6 +620,11 @@ public final class MrEntry
     void copyIn(
         final long va, final DirectBuffer src, final int srcOffset, final int length, final UnsafeBuffer scratch)
     {
+        if (null != sig)
+        {
+            sig.copyIn(va - iova, src, srcOffset, length, scratch);
+            return;
+        }
         if (null == segAddr)
         {
             scratch.wrap(address + (va - iova), length);

@@ -4,6 +4,7 @@ import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.SendFlags;
 import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.SgeList;
+import io.jrxe.rxe.verbs.SigAttrs;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -51,6 +52,7 @@ public final class SendWqe
     private MwEntry mw;
     private MrEntry bindMr;
     private MrEntry regMr;
+    private SigAttrs regSigAttrs;
     private int regKey;
     private int regAccess;
     private long bindAddr;
@@ -97,6 +99,7 @@ public final class SendWqe
         mw = null;
         bindMr = null;
         regMr = null;
+        regSigAttrs = null;
         regKey = wr.regKey();
         regAccess = wr.regAccess();
         bindAddr = wr.bindAddr();
@@ -294,6 +297,22 @@ public final class SendWqe
     public MrEntry bindMr()
     {
         return bindMr;
+    }
+
+    /**
+     * @param attrs the signature attributes a REG_MR_INTEGRITY carries (the region's when posted), or null
+     * @return this
+     */
+    public SendWqe regSigAttrs(final SigAttrs attrs)
+    {
+        regSigAttrs = attrs;
+        return this;
+    }
+
+    /** @return the signature attributes of a REG_MR_INTEGRITY, null for other WQEs. */
+    public SigAttrs regSigAttrs()
+    {
+        return regSigAttrs;
     }
 
     /** @return region of a REG_MR. */

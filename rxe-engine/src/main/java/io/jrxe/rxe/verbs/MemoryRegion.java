@@ -32,6 +32,10 @@ public final class MemoryRegion
     private volatile long length;
     private volatile int pageSize;
     private volatile boolean deregistered;
+    /** The consumer's signature attributes ({@code mr->sig_attrs}), read when REG_MR_INTEGRITY is posted. */
+    private volatile SigAttrs sigAttrs;
+    private volatile long dataLength;
+    private volatile long metaLength;
 
     /** The DMA memory a DMA-mapped user region covers ({@link RxeDevice#regMr(ProtectionDomain, CoherentBuffer, int)}). */
     private final CoherentBuffer coherent;
@@ -129,6 +133,43 @@ public final class MemoryRegion
     public int boundWindows()
     {
         return entry.boundWindows();
+    }
+
+    /**
+     * Set the signature attributes of an integrity region ({@code mr->sig_attrs = ...}); the next
+     * {@link WrOpcode#REG_MR_INTEGRITY} posted for it takes them (EINVAL at post if they do not fit).
+     *
+     * @param attrs the attributes
+     * @return this
+     */
+    public MemoryRegion sigAttrs(final SigAttrs attrs)
+    {
+        sigAttrs = attrs;
+        return this;
+    }
+
+    /** @return the signature attributes set on the region, null if none. */
+    public SigAttrs sigAttrs()
+    {
+        return sigAttrs;
+    }
+
+    /** @return data bytes of the last map_mr_sg_pi of an integrity region ({@code data_length} in mlx5). */
+    public long dataLength()
+    {
+        return dataLength;
+    }
+
+    /** @return protection bytes of the last map_mr_sg_pi of an integrity region ({@code meta_length}). */
+    public long metaLength()
+    {
+        return metaLength;
+    }
+
+    void integrityMapped(final long data, final long meta)
+    {
+        dataLength = data;
+        metaLength = meta;
     }
 
     MrEntry entry()

@@ -32,6 +32,7 @@ final class MemoryVerbs
     private final IndexAllocator mwIndices;
     private final SplittableRandom keys;
     private final SgToSegments sgScratch;
+    private final IntegrityVerbs integrity;
 
     MemoryVerbs(final RxeDevice device, final DeviceAttr attr, final RxeContext ctx)
     {
@@ -42,11 +43,17 @@ final class MemoryVerbs
         this.mwIndices = new IndexAllocator(table.firstMwIndex(), table.lastMwIndex());
         this.keys = new SplittableRandom(ctx.keySeed());
         this.sgScratch = new SgToSegments(Math.max(1, attr.maxFastRegPageListLen()));
+        this.integrity = new IntegrityVerbs(device, attr, table, mrIndices, keys, sgScratch);
     }
 
     MrTable table()
     {
         return table;
+    }
+
+    IntegrityVerbs integrity()
+    {
+        return integrity;
     }
 
     // ---------------------------------------------------------------- user regions (ib_reg_mr)
@@ -178,7 +185,7 @@ final class MemoryVerbs
         {
             // the kernel's answer too: integrity regions come from ib_alloc_mr_integrity, not ib_alloc_mr
             throw new VerbsException(Errno.EINVAL, "IB_MR_TYPE_INTEGRITY regions are not allocated with allocMr " +
-                "(ib_alloc_mr_integrity); jrxe has no signature regions yet");
+                "(ib_alloc_mr_integrity): use allocMrIntegrity");
         }
         if (MrType.MEM_REG != type && MrType.SG_GAPS != type)
         {
@@ -259,9 +266,10 @@ final class MemoryVerbs
     void updateFastRegKey(final MemoryRegion mr, final int newKey)
     {
         checkRegistered(mr);
-        if (MrEntry.KIND_FAST != mr.entry().kind())
+        if (MrEntry.KIND_FAST != mr.entry().kind() && MrEntry.KIND_INTEGRITY != mr.entry().kind())
         {
-            throw new VerbsException(Errno.EINVAL, "ib_update_fast_reg_key is for regions from allocMr, not " +
+            throw new VerbsException(Errno.EINVAL, "ib_update_fast_reg_key is for regions from allocMr or " +
+                "allocMrIntegrity, not " +
                 mr.type());
         }
         final int key = newKey & 0xff;

@@ -10,9 +10,9 @@ public enum MrType
     /** Fast registration of arbitrary SG lists, gaps allowed ({@code IB_MR_TYPE_SG_GAPS}). */
     SG_GAPS,
     /**
-     * Data-integrity (signature) regions ({@code IB_MR_TYPE_INTEGRITY}, once {@code IB_MR_TYPE_SIGNATURE}); rxe does
-     * not offer them and neither does jrxe yet: {@link RxeDevice#allocMr} refuses them with EINVAL, as
-     * {@code ib_alloc_mr} does (they come from {@code ib_alloc_mr_integrity}).
+     * Data-integrity (signature) regions ({@code IB_MR_TYPE_INTEGRITY}, the seed's {@code IB_MR_TYPE_SIGNATURE}):
+     * they come from {@link RxeDevice#allocMrIntegrity} ({@code ib_alloc_mr_integrity}); {@link RxeDevice#allocMr}
+     * refuses them with EINVAL, as {@code ib_alloc_mr} does. rxe offers none; jrxe follows mlx5.
      */
     INTEGRITY,
     /** A region registered over user memory ({@code IB_MR_TYPE_USER}, from {@link RxeDevice#regMr}). */

@@ -608,6 +608,66 @@ public final class RxeDevice implements PortCapabilities
     }
 
     /**
+     * {@code ib_alloc_mr_integrity}: an integrity (signature) region, FREE until a {@link WrOpcode#REG_MR_INTEGRITY}
+     * registers the data and protection lists of its last {@link #mapMrSgPi} with the {@link SigAttrs} set on it.
+     *
+     * @param pd PD.
+     * @param maxNumDataSg data list capacity, 1..max_fast_reg_page_list_len.
+     * @param maxNumMetaSg protection list capacity, 0..max_fast_reg_page_list_len (0: no memory-domain PI).
+     * @return the region, of type {@link MrType#INTEGRITY}.
+     */
+    public synchronized MemoryRegion allocMrIntegrity(
+        final ProtectionDomain pd, final int maxNumDataSg, final int maxNumMetaSg)
+    {
+        checkPd(pd);
+        return memory.integrity().allocMrIntegrity(pd, maxNumDataSg, maxNumMetaSg);
+    }
+
+    /**
+     * {@code ib_map_mr_sg_pi}: stage an integrity region's data list and protection (meta) list (DMA addresses are
+     * CPU addresses in jrxe). Afterwards {@link MemoryRegion#iova()} is the first data byte and
+     * {@link MemoryRegion#length()} data plus meta bytes, as mlx5 sets them; a consumer whose wire domain is NONE
+     * transfers {@code length - metaLength} bytes through the key (the kernel's rdma_rw does the same).
+     *
+     * @param mr a region from {@link #allocMrIntegrity}.
+     * @param dataDma data elements' addresses.
+     * @param dataLen data elements' lengths.
+     * @param dataNents data elements to map.
+     * @param dataOffset offset of the first data byte in the first element.
+     * @param metaDma protection elements' addresses (null with metaNents 0).
+     * @param metaLen protection elements' lengths.
+     * @param metaNents protection elements to map, 0 for none.
+     * @param metaOffset offset of the first protection byte in the first element.
+     * @param pageSize page size, a power of two 4 KiB..2 MiB.
+     * @return data plus protection elements mapped (fewer: a list was full), or {@code -EINVAL}.
+     */
+    public synchronized int mapMrSgPi(
+        final MemoryRegion mr,
+        final long[] dataDma, final int[] dataLen, final int dataNents, final int dataOffset,
+        final long[] metaDma, final int[] metaLen, final int metaNents, final int metaOffset,
+        final int pageSize)
+    {
+        return memory.integrity().mapMrSgPi(mr, dataDma, dataLen, dataNents, dataOffset, metaDma, metaLen, metaNents,
+            metaOffset, pageSize);
+    }
+
+    /**
+     * {@code ib_check_mr_status}: the first signature error found through an integrity region since the last call,
+     * which clears it (mlx5). On mlx5 and in jrxe a signature error does not fail the work request that moved the
+     * data: a consumer checks after each completion that used the region.
+     *
+     * @param mr an integrity region.
+     * @param checkMask {@link MrCheckStatus#CHECK_SIG_STATUS}.
+     * @return the status: {@link MrCheckStatus#failStatus()} has {@code CHECK_SIG_STATUS} set and
+     *         {@link MrCheckStatus#sigErr()} the error if one was found.
+     * @throws VerbsException EINVAL for another region type or other check bits.
+     */
+    public MrCheckStatus checkMrStatus(final MemoryRegion mr, final int checkMask)
+    {
+        return memory.integrity().checkMrStatus(mr, checkMask);
+    }
+
+    /**
      * {@code ib_inc_rkey}: the rkey with its key byte incremented (wrapping), for the next binding of a type 2
      * window or registration of a fast-registration region.
      *

@@ -150,7 +150,23 @@ final class SendQueue
         {
             return "REG_MR without a memory region";
         }
-        return null;
+        if (WrOpcode.REG_MR == wr.opcode() && MrType.INTEGRITY == wr.regMr().type())
+        {
+            return "an integrity region is registered with REG_MR_INTEGRITY, not REG_MR";
+        }
+        return WrOpcode.REG_MR_INTEGRITY == wr.opcode() ? validateIntegrity(wr.regMr()) : null;
+    }
+
+    // mlx5 refuses at post (-EINVAL) what its signature BSF cannot express
+    private static String validateIntegrity(final MemoryRegion mr)
+    {
+        if (null == mr || MrType.INTEGRITY != mr.type())
+        {
+            return "REG_MR_INTEGRITY needs a region from allocMrIntegrity";
+        }
+        final SigAttrs attrs = mr.sigAttrs();
+        final String problem = SigAttrs.problem(attrs);
+        return null != problem ? problem : SigAttrs.layoutProblem(attrs, mr.dataLength(), mr.metaLength());
     }
 
     private String validateDatagram(final SendWorkRequest wr)
@@ -206,6 +222,7 @@ final class SendQueue
         {
             wqe.localTargets(null == wr.mw() ? null : wr.mw().entry(),
                 null == wr.bindMr() ? null : wr.bindMr().entry(), null == wr.regMr() ? null : wr.regMr().entry());
+            wqe.regSigAttrs(WrOpcode.REG_MR_INTEGRITY == wr.opcode() ? wr.regMr().sigAttrs() : null);
             final boolean bind = WrOpcode.BIND_MW == wr.opcode() && null != wr.mw();
             wqe.bindSnapshot(bind ? wr.mw().entry().postBind(wr.bindKey()) : 0,
                 null == wr.bindMr() ? 0 : wr.bindMr().lkey());

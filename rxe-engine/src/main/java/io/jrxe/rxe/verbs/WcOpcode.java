@@ -97,6 +97,7 @@ public final class WcOpcode
             case WrOpcode.BIND_MW:
                 return BIND_MW;
             case WrOpcode.REG_MR:
+            case WrOpcode.REG_MR_INTEGRITY:
                 return REG_MR;
             case WrOpcode.FLUSH:
                 return FLUSH;

@@ -40,6 +40,11 @@ public final class WrOpcode
     public static final int ATOMIC_WRITE = 15;
     /** Fast registration of an MR (kernel only). */
     public static final int REG_MR = 0x20;
+    /**
+     * Registration of an integrity region with its signature attributes ({@code IB_WR_REG_MR_INTEGRITY}, kernel
+     * only; the seed's {@code IB_WR_REG_SIG_MR}). Completes as {@link WcOpcode#REG_MR}, as on mlx5.
+     */
+    public static final int REG_MR_INTEGRITY = 0x21;
 
     /** Class of the opcode: carries payload from the SGEs and may be inline. */
     public static final int CLASS_INLINE = 1;
@@ -97,6 +102,7 @@ public final class WrOpcode
                 return 0 != (t & RC) ? CLASS_ATOMIC : 0;
             case LOCAL_INV:
             case REG_MR:
+            case REG_MR_INTEGRITY:
                 return 0 != (t & RC) ? CLASS_LOCAL : 0;
             case BIND_MW:
                 return 0 != (t & (RC | UC)) ? CLASS_LOCAL : 0;
@@ -134,6 +140,7 @@ public final class WrOpcode
             case FLUSH: return "FLUSH";
             case ATOMIC_WRITE: return "ATOMIC_WRITE";
             case REG_MR: return "REG_MR";
+            case REG_MR_INTEGRITY: return "REG_MR_INTEGRITY";
             default: return "WrOpcode(" + opcode + ")";
         }
     }

@@ -2,6 +2,8 @@
  * The verbs API, jrxe's ib_verbs: what an application or an upper-layer protocol uses, and nothing of the engine.
  * <pre>
  *   RxeDevice ── ProtectionDomain ── MemoryRegion (regMr, allocMr + mapMrSg + REG_MR), FastMemoryRegion, MemoryWindow
+ *       │                        │     MemoryRegion INTEGRITY (allocMrIntegrity + mapMrSgPi + sigAttrs + REG_MR_INTEGRITY,
+ *       │                        │     checkMrStatus): T10-DIF inserted/stripped/checked on the fly (SigAttrs)
  *       │                        └── QueuePair (RC, UC, UD, GSI) ── postSend / postRecv
  *       │                        └── SharedReceiveQueue, AddressHandle
  *       ├── CompletionQueue ── poll, reqNotify ──▶ CompletionChannel (getEvent / pollEvent, ackEvents)
