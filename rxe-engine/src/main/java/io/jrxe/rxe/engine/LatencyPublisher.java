@@ -57,6 +57,18 @@ final class LatencyPublisher
         return published;
     }
 
+    /** Publishes every QP whose histograms changed: the engine's last word when it closes. */
+    void publishAll()
+    {
+        for (final QpContext c : slots)
+        {
+            if (null != c && null != c.latency && c.latency.isDirty())
+            {
+                file.publish(c.latency);
+            }
+        }
+    }
+
     /** A destroyed QP's slot goes back to the file (engine thread: nothing records for it any more). */
     void detach(final QpContext c)
     {

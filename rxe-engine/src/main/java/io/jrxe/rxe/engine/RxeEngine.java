@@ -720,6 +720,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     @Override
     public void close()
     {
+        if (null != latencyPublisher)
+        {
+            latencyPublisher.publishAll(); // the engine thread has stopped: a kept file shows the final histograms
+        }
         port.detach();
     }
 
