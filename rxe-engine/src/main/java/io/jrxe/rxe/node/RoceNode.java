@@ -49,6 +49,8 @@ import java.util.function.Consumer;
  * PORT_ERR event and one more {@code link_downed}) when it goes down, checked every
  * {@link Context#linkCheckIntervalNs} of the duty cycle. With counters files on, the node also publishes its
  * device attributes next to them for {@code jrxe devinfo} ({@link DeviceInfoFile}), rewritten on each port change.
+ * With {@link Context#qpLatency} each QP also keeps latency histograms, published beside them for
+ * {@code jrxe stat --qp --latency} ({@link QpLatencyFile}).
  * The node does not own the NIC: the caller closes it after the node.
  */
 public final class RoceNode implements AutoCloseable
