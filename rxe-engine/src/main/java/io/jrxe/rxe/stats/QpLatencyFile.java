@@ -20,7 +20,8 @@ import static io.jrxe.rxe.stats.QpLatencyLayout.*;
  * <p>
  * Threads: {@link #allocate} may be called from any thread (a QP's creation is control path; slots are claimed with
  * a compare-and-set). {@link #publish} and {@link #free} are for the engine thread that owns the QP, after it took
- * the QP over. Each slot is a seqlock, so a reader never takes a torn copy. Publishing allocates nothing: it encodes
+ * the QP over; one engine per file (the encode buffers are the writer's). Each slot is a seqlock, so a reader never
+ * takes a torn copy. Publishing allocates nothing: it encodes
  * into two buffers allocated here, then copies the bytes into the slot.
  * <p>
  * When every slot is taken a new QP gets no histograms (nothing is recorded for it, and it costs no memory) and the
@@ -61,6 +62,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return the file */
         public Path path()
         {
             return path;
@@ -73,6 +75,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return QP slots */
         public int slots()
         {
             return slots;
@@ -85,6 +88,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return the highest trackable latency, ns */
         public long highestTrackableNs()
         {
             return highestTrackableNs;
@@ -97,6 +101,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return significant digits */
         public int significantDigits()
         {
             return significantDigits;
@@ -112,6 +117,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return bytes of a slot per histogram */
         public int histogramCapacity()
         {
             return histogramCapacity;
@@ -124,6 +130,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return the publish interval, ns */
         public long publishIntervalNs()
         {
             return publishIntervalNs;
@@ -136,6 +143,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return QPs published per duty cycle at most */
         public int publishBudget()
         {
             return publishBudget;
@@ -148,6 +156,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return the pid in the header */
         public long pid()
         {
             return pid;
@@ -160,6 +169,7 @@ public final class QpLatencyFile implements AutoCloseable
             return this;
         }
 
+        /** @return whether close removes the file */
         public boolean deleteOnClose()
         {
             return deleteOnClose;

@@ -27,6 +27,7 @@ public final class QpLatencyReader implements AutoCloseable
 {
     /** Copies of one slot tried before giving up on it. */
     public static final int MAX_ATTEMPTS = 1000;
+    private static final int SPINS = 100;
 
     private final UnsafeBuffer buffer;
     private final MappedByteBuffer mapped;
@@ -181,7 +182,15 @@ public final class QpLatencyReader implements AutoCloseable
             final long sequence = beginRead(slot);
             if (0 != (sequence & 1))
             {
-                Thread.onSpinWait(); // a publish is under way: it takes microseconds
+                // a publish is under way: microseconds, unless the engine thread was descheduled inside it
+                if (attempt < SPINS)
+                {
+                    Thread.onSpinWait();
+                }
+                else
+                {
+                    Thread.yield();
+                }
                 continue;
             }
             copy(slot);

@@ -168,6 +168,34 @@ class QpLatencyTest
     }
 
     @Test
+    void shouldTakeNoRoundTripFromARequestSentTwice()
+    {
+        pair(8);
+        final QueuePair[] qps = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 100, 200, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(4096, ALL);
+        final EnginePair.Region dst = pair.b.register(4096, ALL);
+        final long firstB = pair.wire.b().sent();
+        pair.wire.b().dropSent((index) -> index == firstB); // the first WRITE's ACK is lost: A resends the WRITE
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_WRITE, 1, src, 0, 64).remoteAddr(dst.address())
+            .rkey(dst.mr.rkey()));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 100_000);
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_WRITE, 2, src, 0, 64).remoteAddr(dst.address())
+            .rkey(dst.mr.rkey()));
+        pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 2, MS, 100_000);
+        sendWcs.forEach((wc) -> assertEquals(WcStatus.SUCCESS.code(), wc.status()));
+        assertEquals(1, pair.a.engine.counters().get(RxeCounter.RETRANSMITTED_PKTS));
+        pair.runIdle(MS, 3);
+
+        try (QpLatencyReader reader = QpLatencyReader.map(pair.a.latencyFile.path()))
+        {
+            final QpLatencySnapshot qp = reader.find(qps[0].qpn());
+            assertEquals(2, qp.completion().getTotalCount(), "both WRITEs completed");
+            assertEquals(1, qp.roundTrip().getTotalCount(), "Karn's rule: the resent WRITE's ACK may answer either");
+            assertTrue(qp.completion().getMaxValue() >= MS, "the first WRITE waited for the retransmit timeout");
+        }
+    }
+
+    @Test
     void shouldClampAndCountLatenciesBeyondTheHighestTrackableValue()
     {
         pair(8);
