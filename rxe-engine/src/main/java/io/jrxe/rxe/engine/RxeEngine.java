@@ -43,7 +43,7 @@ import java.util.function.Consumer;
  * <pre>
  *  app threads:   postSend/postRecv -> QpDoorbell.onPost -> Doorbell (MPSC)          modifyQp -> command queue
  *  engine thread: progress() = clock read -> commands -> tasks -> doorbells -> poller.poll() (rx: receive())
- *                              -> timers -> run QPs -> packetIo.flush()
+ *                              -> timers -> run QPs -> packetIo.flush() -> QP latency publish (if configured)
  *                 receive(): Receiver -> Responder / DatagramResponder (UD, GSI QP1) / Completer
  *                 run QP:    Requester (WQE -> packets) + READ responses, within a budget
  *                 tx:        Transmitter -> RxePacketIo.prepare/send (+ ICRC)
