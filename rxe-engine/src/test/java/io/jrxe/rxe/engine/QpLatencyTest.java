@@ -56,6 +56,42 @@ class QpLatencyTest
         return pair;
     }
 
+    @Test
+    void shouldPublishChangedQpsOncePerIntervalAndOnePerDutyCycle()
+    {
+        final long interval = TimeUnit.SECONDS.toNanos(1);
+        pair = new EnginePair(7, 4096, dir, (c) -> c.slots(8).publishIntervalNs(interval).publishBudget(1));
+        final QueuePair[] one = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 100, 200, new EnginePair.QpTuning());
+        final QueuePair[] two = pair.connect(QpType.RC, 16, Mtu.MTU_1024, 300, 400, new EnginePair.QpTuning());
+        final EnginePair.Region src = pair.a.register(4096, ALL);
+        final EnginePair.Region dst = pair.b.register(4096, ALL);
+        for (final QueuePair qp : new QueuePair[]{one[0], two[0]})
+        {
+            pair.a.postSend(qp, sendWr(WrOpcode.RDMA_WRITE, 1, src, 0, 64).remoteAddr(dst.address())
+                .rkey(dst.mr.rkey()));
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            drain(pair.a.engine);
+            drain(pair.b.engine);
+        }
+        assertEquals(2, pair.a.pollSend(sendWcs).size());
+        try (QpLatencyReader reader = QpLatencyReader.map(pair.a.latencyFile.path()))
+        {
+            assertEquals(0, reader.find(one[0].qpn()).completion().getTotalCount(), "the interval has not passed");
+            assertEquals(0, reader.find(two[0].qpn()).completion().getTotalCount());
+            pair.clock.advance(interval);
+            pair.a.engine.progress();
+            final long published = reader.find(one[0].qpn()).completion().getTotalCount() +
+                reader.find(two[0].qpn()).completion().getTotalCount();
+            assertEquals(1, published, "one QP per duty cycle");
+            pair.a.engine.progress();
+            assertEquals(1, reader.find(one[0].qpn()).completion().getTotalCount());
+            assertEquals(1, reader.find(two[0].qpn()).completion().getTotalCount());
+            assertEquals(0, pair.a.engine.progress(), "nothing changed: nothing to publish");
+        }
+    }
+
     @AfterEach
     void close()
     {
