@@ -29,7 +29,8 @@ class StatLatencyCommandTest
             final QpLatency rc = file.allocate(17, Opcode.QP_RC);
             for (int i = 0; i < 1000; i++)
             {
-                rc.recordCompletion(i < 990 ? 4096 : 65536); // p50 to p99 in the 4.096 us bucket, p99.9 and max in 65.536s
+                // p50 to p99 in the bucket of 4.096 us, p99.9 and max in that of 65.536 us
+                rc.recordCompletion(i < 990 ? 4096 : 65536);
                 rc.recordRoundTrip(2048);
             }
             file.publish(rc);

@@ -109,7 +109,7 @@ public final class QpLatencyStat
     public void print(final String device, final QpLatencyReader reader)
     {
         out.println(device + " QP latency, us (wr: send WR post to completion, rtt: request to ACK), pid " +
-            reader.pid() + ", " + (reader.isActive() ? "active" : "stopped"));
+            reader.pid() + ", " + (reader.isActive() && CountersFile.isAlive(reader.pid()) ? "active" : "stopped"));
         if (!hgrm)
         {
             out.println(HEADER);

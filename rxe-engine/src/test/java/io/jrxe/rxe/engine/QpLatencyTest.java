@@ -118,7 +118,8 @@ class QpLatencyTest
         pair.b.postRecv(qps[1], 9, dst, 2048, 64);
         // the fenced SEND waits in A's send queue until the READ completed: post to completion two round trips,
         // request to ACK one
-        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_READ, 1, src, 0, 64).remoteAddr(dst.address()).rkey(dst.mr.rkey()));
+        pair.a.postSend(qps[0], sendWr(WrOpcode.RDMA_READ, 1, src, 0, 64).remoteAddr(dst.address())
+            .rkey(dst.mr.rkey()));
         pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, 2, src, 64, 64).sendFlags(SendFlags.SIGNALED | SendFlags.FENCE));
         for (int trip = 0; trip < 2; trip++)
         {
