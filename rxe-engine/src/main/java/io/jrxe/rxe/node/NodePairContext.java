@@ -200,7 +200,7 @@ public final class NodePairContext
         return qpLatency;
     }
 
-    /** Whether the nodes keep QP latency histograms ({@link RoceNode.Context#qpLatency}; needs a counters directory). */
+    /** Whether the nodes keep QP latency histograms ({@link RoceNode.Context#qpLatency}; needs countersDirectory). */
     public NodePairContext qpLatency(final boolean qpLatency)
     {
         this.qpLatency = qpLatency;
