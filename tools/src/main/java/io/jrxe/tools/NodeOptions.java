@@ -34,6 +34,10 @@ final class NodeOptions
     @Option(names = "--jmx", description = "also publish the counters as JMX MBeans (jconsole: io.jrxe)")
     boolean jmx;
 
+    @Option(names = "--qp-latency", description = "keep per-QP latency histograms (WR post to completion, " +
+        "request to ACK) for jrxe stat --qp --latency; about 60 KiB of heap per QP")
+    boolean qpLatency;
+
     @Option(names = "--pcap", description = "write every frame sent and received to this pcap file")
     Path pcap;
 
@@ -72,6 +76,6 @@ final class NodeOptions
         return new PciNode.Context().pciAddress(pci).bufferSize(bufferSize).pcap(pcap)
             .net(Addresses.configure(new NetStackContext(), ip, ip6).promiscuous(promiscuous))
             .node(new RoceNode.Context().deviceName(name).rxe(new RxeContext().keySeed(System.nanoTime()))
-                .keepCountersFile(keepCounters).jmx(jmx).idleStrategy(engineIdle));
+                .keepCountersFile(keepCounters).jmx(jmx).qpLatency(qpLatency).idleStrategy(engineIdle));
     }
 }

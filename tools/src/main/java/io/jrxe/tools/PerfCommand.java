@@ -4,6 +4,7 @@ import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.NodePairContext;
 import io.jrxe.rxe.node.PciNode;
 import io.jrxe.rxe.node.RoceNode;
+import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.ulp.oob.OobContext;
@@ -200,8 +201,13 @@ final class PerfCommand implements Callable<Integer>
         }
         final Settings s = validate();
         final long inFlight = (long)s.qps.count * txDepth() * Math.max(s.size, 64);
+        // --qp-latency: the emulated nodes (jrxe-a, jrxe-b) keep QP latency histograms beside counters files in the
+        // default directory, for jrxe stat --qp --latency while they run (or after, with --keep-counters)
+        final boolean qpLatency = nodeOptions.qpLatency;
         try (NodePair pair = new NodePair(new NodePairContext().forWorkload(s.pathMtu, inFlight)
-            .maxQps(s.qps.count + 16).errorHandler(Throwable::printStackTrace)))
+            .maxQps(s.qps.count + 16).errorHandler(Throwable::printStackTrace)
+            .countersDirectory(qpLatency ? CountersFile.defaultDirectory() : null).qpLatency(qpLatency)
+            .keepCountersFile(nodeOptions.keepCounters)))
         {
             pair.resolve(5_000_000_000L);
             final RcQps qps = new RcQps(pair, s.qps);

@@ -1,6 +1,7 @@
 package io.jrxe.tools;
 
 import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.stats.QpLatencyStat;
 import io.jrxe.rxe.stats.RxeStat;
 import io.jrxe.ulp.cm.CmCountersFile;
 import picocli.CommandLine.Command;
@@ -33,6 +34,16 @@ final class StatCommand implements Callable<Integer>
     @Option(names = "--qp", description = "also show per-QP counters")
     boolean perQp;
 
+    @Option(names = "--latency", description = "with --qp: per-QP latency histograms instead of counters (WR post " +
+        "to completion and request to ACK, in us; nodes started with --qp-latency)")
+    boolean latency;
+
+    @Option(names = "--qpn", description = "with --latency: only this QP")
+    Integer qpn;
+
+    @Option(names = "--hgrm", description = "with --latency: HdrHistogram's percentile distribution per histogram")
+    boolean hgrm;
+
     @Option(names = "--all", description = "include counters that are zero")
     boolean all;
 
@@ -45,6 +56,10 @@ final class StatCommand implements Callable<Integer>
     @Override
     public Integer call() throws InterruptedException
     {
+        if (latency || null != qpn || hgrm)
+        {
+            return latency();
+        }
         final List<String> args = new ArrayList<>();
         if (watch)
         {
@@ -77,6 +92,17 @@ final class StatCommand implements Callable<Integer>
             printCmCounters();
         }
         return status;
+    }
+
+    private int latency()
+    {
+        if (!latency || watch)
+        {
+            System.err.println("--qpn and --hgrm go with --latency, which does not --watch");
+            return 2;
+        }
+        return new QpLatencyStat(System.out, null == qpn ? -1 : qpn, hgrm)
+            .run(dirs.isEmpty() ? RxeStat.defaultDirectories() : dirs, devices, System.err);
     }
 
     /** The IB CM's counters ({@code infiniband_cm}'s groups) of each device that has them, after its hw_stats. */

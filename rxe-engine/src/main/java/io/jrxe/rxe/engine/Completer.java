@@ -144,6 +144,7 @@ final class Completer
         }
         if (psn == wqe.lastPsn())
         {
+            recordRoundTrip(c, wqe); // this ACK answers the message's last packet (it asked for the ACK)
             complete(c, wqe);
         }
         else if (!Psn.before(psn, c.compPsn))
@@ -187,6 +188,10 @@ final class Completer
                 return;
             }
         }
+        if (0 == offset)
+        {
+            recordRoundTrip(c, wqe); // the first response packet answers the READ request
+        }
         wqe.bytesDone(offset + len);
         c.compOpcode = p.opcode;
         if (end)
@@ -218,6 +223,7 @@ final class Completer
             fail(c, wqe, WcStatus.LOC_PROT_ERR);
             return;
         }
+        recordRoundTrip(c, wqe);
         complete(c, wqe);
         afterProgress(c);
     }
@@ -425,6 +431,12 @@ final class Completer
                 break;
             }
             final boolean post = SendWqe.STATE_DONE != wqe.state() || wqe.isSignaled();
+            if (null != c.latency && SendWqe.STATE_DONE == wqe.state())
+            {
+                // every successful WQE at its retirement, signaled or not: unsignaled ones hold their SQ slot as
+                // long; failed and flushed ones are left out (their time says how long the failure took)
+                c.latency.recordCompletion(engine.nowNs() - wqe.postNs());
+            }
             if (post)
             {
                 fillSendCompletion(c, wqe, wqe.status());
@@ -472,6 +484,21 @@ final class Completer
         if (-Errno.EBUSY == engine.port().postCompletion(c.sendCq, wc, false))
         {
             counters.increment(c, RxeCounter.CQ_OVERFLOW); // the CQ went to error (IBA 11.4.2.1 CQ overrun)
+        }
+    }
+
+    /**
+     * One round-trip sample per WQE, from the send of the request packet that asked for the response (a SEND/WRITE's
+     * last packet, a READ or atomic request) to the response that answers exactly that packet (an ACK with its PSN,
+     * the READ's first response packet, the atomic ACK). A WQE acknowledged only implicitly (a coalesced ACK for a
+     * later PSN) gives none, and neither does one whose request was sent more than once (Karn's rule: the response
+     * may answer either send).
+     */
+    private void recordRoundTrip(final QpContext c, final SendWqe wqe)
+    {
+        if (null != c.latency && 1 == wqe.requestSends())
+        {
+            c.latency.recordRoundTrip(engine.nowNs() - wqe.requestSentNs());
         }
     }
 

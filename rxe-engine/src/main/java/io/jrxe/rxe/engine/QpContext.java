@@ -6,6 +6,7 @@ import io.jrxe.rxe.spi.RecvWqe;
 import io.jrxe.rxe.spi.SendWqe;
 import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.CounterSet;
+import io.jrxe.rxe.stats.QpLatency;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QpType;
@@ -48,6 +49,10 @@ final class QpContext
     final CounterSet counterSet;
     /** The tag its packet buffers carry while in flight ({@link TxInflight}): slot and generation. */
     final int txTag;
+    /** The QP's latency histograms, or null when the engine keeps none (or the latency file had no free slot). */
+    final QpLatency latency;
+    /** SQ position up to which WQEs carry their post time ({@link SendWqe#postNs()}); used with {@link #latency}. */
+    long postStampIndex;
 
     // attributes taken over from modify, engine thread copy
     QpState state = QpState.RESET;
@@ -142,6 +147,7 @@ final class QpContext
         final int maxRecvSge,
         final int maxDestRdAtomicCap,
         final CounterSet counterSet,
+        final QpLatency latency,
         final int txTag)
     {
         this.slot = slot;
@@ -156,6 +162,7 @@ final class QpContext
         this.type = qp.type();
         this.opcodeQpType = opcodeQpType(type);
         this.counterSet = counterSet;
+        this.latency = latency;
         this.recvSgl = new SgeList(Math.max(1, maxRecvSge));
         this.resources = new ResponderResources(maxDestRdAtomicCap);
     }
@@ -193,6 +200,26 @@ final class QpContext
     boolean canReceiveResponses()
     {
         return QpState.RTS == state || QpState.SQD == state;
+    }
+
+    /**
+     * Gives the WQEs posted since the last call their post time: the duty cycle's clock reading when the engine first
+     * sees them (at the doorbell, or when the requester finds them), so the application's post costs no clock read.
+     * Only with latency histograms.
+     *
+     * @param producer the SQ producer position the caller read
+     * @param nowNs    the duty cycle's clock reading
+     */
+    void stampPosts(final long producer, final long nowNs)
+    {
+        for (long i = Math.max(postStampIndex, sq.consumerPosition()); i < producer; i++)
+        {
+            sq.slot(i).postNs(nowNs);
+        }
+        if (producer > postStampIndex)
+        {
+            postStampIndex = producer;
+        }
     }
 
     /** Resets all transport state (modify to RESET, or before the first INIT). */

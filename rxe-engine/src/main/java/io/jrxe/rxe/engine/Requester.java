@@ -93,6 +93,10 @@ final class Requester
         c.txStalled = false;
         final WqeRing<SendWqe> ring = c.sq;
         final long producer = ring.producerPosition();
+        if (null != c.latency)
+        {
+            c.stampPosts(producer, engine.nowNs()); // WQEs whose doorbell this cycle's drain did not see
+        }
         int sent = 0;
         while (sent < budget && c.reqIndex < producer)
         {
@@ -287,6 +291,10 @@ final class Requester
         if (sent) // a refused packet counts as lost
         {
             countRequest(c, kind, psn);
+            if (last && null != c.latency && c.isRc())
+            {
+                wqe.requestSent(engine.nowNs()); // the packet the acknowledgement answers: round-trip start
+            }
         }
 
         c.reqOpcode = reqOpcode;

@@ -15,6 +15,8 @@ import io.jrxe.rxe.spi.SendWqe;
 import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.CounterSet;
 import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.stats.QpLatency;
+import io.jrxe.rxe.stats.QpLatencyFile;
 import io.jrxe.rxe.verbs.AsyncEvent;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
@@ -41,7 +43,7 @@ import java.util.function.Consumer;
  * <pre>
  *  app threads:   postSend/postRecv -> QpDoorbell.onPost -> Doorbell (MPSC)          modifyQp -> command queue
  *  engine thread: progress() = clock read -> commands -> tasks -> doorbells -> poller.poll() (rx: receive())
- *                              -> timers -> run QPs -> packetIo.flush()
+ *                              -> timers -> run QPs -> packetIo.flush() -> QP latency publish (if configured)
  *                 receive(): Receiver -> Responder / DatagramResponder (UD, GSI QP1) / Completer
  *                 run QP:    Requester (WQE -> packets) + READ responses, within a budget
  *                 tx:        Transmitter -> RxePacketIo.prepare/send (+ ICRC)
@@ -85,6 +87,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         private Consumer<Throwable> errorHandler;
         private CounterSet counterSet;
         private CountersFile countersFile;
+        private QpLatencyFile qpLatencyFile;
 
         /** @return the clock of the transport timers (default {@link SystemNanoClock}) */
         public NanoClock nanoClock()
@@ -321,6 +324,25 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         }
 
         /** @return handler of unexpected internal errors */
+        /** @return where the QPs' latency histograms are published, or null (default) for no histograms */
+        public QpLatencyFile qpLatencyFile()
+        {
+            return qpLatencyFile;
+        }
+
+        /**
+         * @param value with a file, every QP that gets a slot in it keeps two latency histograms (send WR post to
+         *              completion, request to acknowledgement; see {@link QpLatencyFile}) that the duty cycle
+         *              publishes there; null (default) for none. Off by default because of their memory: about
+         *              60 KiB of heap per QP, several times an idle QP's own.
+         * @return this
+         */
+        public Context qpLatencyFile(final QpLatencyFile value)
+        {
+            qpLatencyFile = value;
+            return this;
+        }
+
         public Consumer<Throwable> errorHandler()
         {
             return errorHandler;
@@ -411,6 +433,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final TransportTimers.Handler timerHandler = this::onTimer;
     private final Consumer<QpModifyCommand> commandHandler = this::apply;
     private final EngineTasks tasks;
+    private final LatencyPublisher latencyPublisher;
     private long nowNs;
 
     /**
@@ -465,6 +488,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         }
         this.freeSlotCount = maxQps;
         this.runQueue = new IntArrayQueue(maxQps * 2, -1);
+        this.latencyPublisher = null == ctx.qpLatencyFile() ? null :
+            new LatencyPublisher(ctx.qpLatencyFile(), slots, nowNs);
         port.attach(this, this, this);
     }
 
@@ -593,6 +618,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         work += timers.poll(nowNs, timerHandler, ctx.maxQps());
         work += runQps(ctx.packetBudget());
         work += packetIo.flush();
+        if (null != latencyPublisher)
+        {
+            work += latencyPublisher.publish(nowNs);
+        }
         if (null != dutyCycleWork)
         {
             work += dutyCycleWork.doWork(nowNs);
@@ -651,7 +680,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             {
                 final int newSlot = allocateSlot(qp);
                 context = new QpContext(newSlot, qp, port, Math.max(1, maxRecvSge(qp)), 1, allocateCounterSet(qp),
-                    inflight.newTag(newSlot));
+                    allocateLatency(qp), inflight.newTag(newSlot));
                 pendingContexts[newSlot] = context;
                 qpnToSlot.set(qp.qpn(), newSlot + 1);
             }
@@ -691,6 +720,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     @Override
     public void close()
     {
+        if (null != latencyPublisher)
+        {
+            latencyPublisher.publishAll(); // the engine thread has stopped: a kept file shows the final histograms
+        }
         port.detach();
     }
 
@@ -835,6 +868,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
                 return;
             }
         }
+        if (null != c.latency)
+        {
+            c.stampPosts(c.sq.producerPosition(), nowNs); // the earliest the engine knows of the new WQEs
+        }
         schedule(c);
     }
 
@@ -965,6 +1002,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         final long sqPosition = c.sq.consumerPosition();
         c.compIndex = sqPosition;
         c.reqIndex = sqPosition;
+        c.postStampIndex = sqPosition;
         timers.cancelAll(c.slot);
     }
 
@@ -988,6 +1026,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         {
             ctx.countersFile().freeQp(c.counterSet); // engine thread: nothing updates the set after detach
         }
+        if (null != latencyPublisher)
+        {
+            latencyPublisher.detach(c);
+        }
     }
 
     /**
@@ -1002,6 +1044,12 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             return null;
         }
         return file.allocateQp(qp.qpn(), QpContext.opcodeQpType(qp.type()), ctx.counterSet());
+    }
+
+    private QpLatency allocateLatency(final QueuePair qp)
+    {
+        final QpLatencyFile file = ctx.qpLatencyFile();
+        return null == file ? null : file.allocate(qp.qpn(), QpContext.opcodeQpType(qp.type()));
     }
 
     private int allocateSlot(final QueuePair qp)

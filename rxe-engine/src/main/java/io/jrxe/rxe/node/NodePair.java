@@ -154,7 +154,7 @@ public final class NodePair implements AutoCloseable
         final RoceNode.Context node = new RoceNode.Context().deviceName(name).net(net)
             .rxe(new RxeContext().keySeed(ctx.keySeed(index, ip)))
             .countersFile(null != ctx.countersDirectory()).countersDirectory(ctx.countersDirectory())
-            .keepCountersFile(ctx.keepCountersFile())
+            .keepCountersFile(ctx.keepCountersFile()).qpLatency(ctx.qpLatency())
             .nanoClock(clock)
             .maxQps(ctx.maxQps())
             .errorHandler(ctx.errorHandler());

@@ -32,6 +32,7 @@ public final class NodePairContext
     private int linkBuffering;
     private int deviceBatch;
     private Path countersDirectory;
+    private boolean qpLatency;
     private boolean keepCountersFile;
     private Long keySeed;
     private int maxQps = 256;
@@ -190,6 +191,19 @@ public final class NodePairContext
     public NodePairContext countersDirectory(final Path countersDirectory)
     {
         this.countersDirectory = countersDirectory;
+        return this;
+    }
+
+    /** @return whether the nodes keep QP latency histograms. */
+    public boolean qpLatency()
+    {
+        return qpLatency;
+    }
+
+    /** Whether the nodes keep QP latency histograms ({@link RoceNode.Context#qpLatency}; needs countersDirectory). */
+    public NodePairContext qpLatency(final boolean qpLatency)
+    {
+        this.qpLatency = qpLatency;
         return this;
     }
 

@@ -12,6 +12,9 @@ import io.jrxe.rxe.spi.DevicePort;
 import io.jrxe.rxe.spi.DevicePorts;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.stats.CountersFileReader;
+import io.jrxe.rxe.stats.QpLatencyFile;
+import io.jrxe.rxe.stats.QpLatencyMBean;
+import io.jrxe.rxe.stats.QpLatencyReader;
 import io.jrxe.rxe.stats.RxeMBeans;
 import io.jrxe.rxe.verbs.DeviceAttr;
 import io.jrxe.rxe.verbs.GidTable;
@@ -46,6 +49,8 @@ import java.util.function.Consumer;
  * PORT_ERR event and one more {@code link_downed}) when it goes down, checked every
  * {@link Context#linkCheckIntervalNs} of the duty cycle. With counters files on, the node also publishes its
  * device attributes next to them for {@code jrxe devinfo} ({@link DeviceInfoFile}), rewritten on each port change.
+ * With {@link Context#qpLatency} each QP also keeps latency histograms, published beside them for
+ * {@code jrxe stat --qp --latency} ({@link QpLatencyFile}).
  * The node does not own the NIC: the caller closes it after the node.
  */
 public final class RoceNode implements AutoCloseable
@@ -71,6 +76,7 @@ public final class RoceNode implements AutoCloseable
         private IdleStrategy idleStrategy;
         private long linkCheckIntervalNs = TimeUnit.MILLISECONDS.toNanos(100);
         private boolean jmx;
+        private boolean qpLatency;
 
         /** The NIC to run on (required). */
         public Context nic(final NicDevice nic)
@@ -173,6 +179,18 @@ public final class RoceNode implements AutoCloseable
         }
 
         /**
+         * Whether each QP keeps latency histograms (send WR post to completion, request to acknowledgement),
+         * published in a file beside the counters file for {@code jrxe stat --qp --latency} ({@link QpLatencyFile};
+         * needs {@link #countersFile}) and, with {@link #jmx}, as an MBean ({@link QpLatencyMBean}). Default false:
+         * the histograms cost about 60 KiB of heap per QP.
+         */
+        public Context qpLatency(final boolean qpLatency)
+        {
+            this.qpLatency = qpLatency;
+            return this;
+        }
+
+        /**
          * How often the duty cycle looks at the NIC's link status, in ns of the {@link #nanoClock} (default 100 ms;
          * each look is a device register read).
          */
@@ -196,6 +214,8 @@ public final class RoceNode implements AutoCloseable
     private final CountersFile counters;
     private final DeviceInfoFile deviceInfo;
     private final RxeMBeans mbeans;
+    private final QpLatencyFile latency;
+    private final QpLatencyMBean latencyMBean;
     private final LinkWatch linkWatch;
     private final IdleStrategy idleStrategy;
     private final String deviceName;
@@ -217,6 +237,11 @@ public final class RoceNode implements AutoCloseable
         {
             throw new IllegalArgumentException("RoceNode JMX MBeans read the counters file: set countersFile(true)");
         }
+        if (ctx.qpLatency && !ctx.countersFile)
+        {
+            throw new IllegalArgumentException("RoceNode QP latency is published beside the counters file: set " +
+                "countersFile(true)");
+        }
         this.nic = ctx.nic;
         this.deviceName = ctx.deviceName;
         // one clock read per duty cycle, shared by the engine and the stack (each would read it otherwise): the
@@ -236,8 +261,13 @@ public final class RoceNode implements AutoCloseable
         this.errorHandler = ctx.errorHandler;
         RxeEngine createdEngine = null;
         DeviceInfoFile createdInfo = null;
+        QpLatencyFile createdLatency = null;
+        RxeMBeans createdMBeans = null;
         try
         {
+            createdLatency = ctx.qpLatency ? QpLatencyFile.create(new QpLatencyFile.Context()
+                .path(QpLatencyFile.pathFor(counters.path())).deleteOnClose(!ctx.keepCountersFile)) : null;
+            this.latency = createdLatency;
             final RxeEngine.Context engineCtx = new RxeEngine.Context()
                 .packetIo(packetIo)
                 .poller(packetIo)
@@ -249,6 +279,7 @@ public final class RoceNode implements AutoCloseable
             {
                 engineCtx.countersFile(counters).counterSet(counters.deviceSet(0)); // per-QP sets under the device's
             }
+            engineCtx.qpLatencyFile(latency);
             if (null != ctx.errorHandler)
             {
                 engineCtx.errorHandler(ctx.errorHandler);
@@ -262,13 +293,16 @@ public final class RoceNode implements AutoCloseable
             this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
             linkChanged(linkWatch.isUp(), false);
             // JMX readers run on their own thread with the wall clock: the node's clock may be a test's manual one
-            this.mbeans = ctx.jmx ? new RxeMBeans(ManagementFactory.getPlatformMBeanServer(),
+            createdMBeans = ctx.jmx ? new RxeMBeans(ManagementFactory.getPlatformMBeanServer(),
                 new CountersFileReader(counters.buffer()), SystemNanoClock.INSTANCE).start(JMX_REFRESH_MS) : null;
+            this.mbeans = createdMBeans;
+            this.latencyMBean = ctx.jmx && null != latency ? new QpLatencyMBean(
+                ManagementFactory.getPlatformMBeanServer(), new QpLatencyReader(latency.buffer()), deviceName) : null;
         }
         catch (final RuntimeException ex)
         {
             // nothing of the node stays behind (e.g. MBeans of a device of this name in this JVM already)
-            CloseHelper.quietCloseAll(createdInfo, createdEngine, counters);
+            CloseHelper.quietCloseAll(createdMBeans, createdInfo, createdEngine, createdLatency, counters);
             throw ex;
         }
     }
@@ -430,6 +464,12 @@ public final class RoceNode implements AutoCloseable
         return deviceInfo;
     }
 
+    /** The QP latency file, or null unless {@link Context#qpLatency} was set. */
+    public QpLatencyFile qpLatency()
+    {
+        return latency;
+    }
+
     /** The JMX MBeans of the counters, or null unless {@link Context#jmx} was set. */
     public RxeMBeans mbeans()
     {
@@ -438,12 +478,12 @@ public final class RoceNode implements AutoCloseable
 
     /**
      * Stops the engine thread (if started), then unregisters the MBeans, removes the device attributes file and
-     * closes the engine and the counters file.
+     * closes the engine, the QP latency file and the counters file.
      */
     @Override
     public synchronized void close()
     {
-        CloseHelper.closeAll(thread, mbeans, deviceInfo, engine, counters);
+        CloseHelper.closeAll(thread, latencyMBean, mbeans, deviceInfo, engine, latency, counters);
         thread = null;
     }
 }

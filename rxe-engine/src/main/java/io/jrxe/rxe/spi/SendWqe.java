@@ -69,6 +69,9 @@ public final class SendWqe
     private long bytesDone;
     private int sgeIndex;
     private int sgeOffset;
+    private long postNs;
+    private long requestSentNs;
+    private int requestSends;
 
     /**
      * @param maxSge    SGEs per WQE
@@ -114,6 +117,7 @@ public final class SendWqe
         bytesDone = 0;
         sgeIndex = 0;
         sgeOffset = 0;
+        requestSends = 0;
     }
 
     public SgeList sglForFill()
@@ -466,6 +470,57 @@ public final class SendWqe
     public SendWqe sgeOffset(final int value)
     {
         sgeOffset = value;
+        return this;
+    }
+
+    /** @return when the engine first saw the WQE posted (its duty-cycle clock), for the QP's latency histograms */
+    public long postNs()
+    {
+        return postNs;
+    }
+
+    /**
+     * @param value the engine's clock reading when it first saw the WQE posted
+     * @return this.
+     */
+    public SendWqe postNs(final long value)
+    {
+        postNs = value;
+        return this;
+    }
+
+    /**
+     * @return when the request packet that asks for the acknowledgement (the last packet of a SEND/WRITE, the
+     * READ or atomic request) was sent; meaningful when {@link #requestSends()} is 1
+     */
+    public long requestSentNs()
+    {
+        return requestSentNs;
+    }
+
+    /** @return how often that packet was sent: 0, 1, or 2 for "more than once" (a round trip is then ambiguous) */
+    public int requestSends()
+    {
+        return requestSends;
+    }
+
+    /**
+     * Notes a send of the packet that asks for the acknowledgement.
+     *
+     * @param nowNs the engine's clock reading
+     * @return this.
+     */
+    public SendWqe requestSent(final long nowNs)
+    {
+        if (0 == requestSends)
+        {
+            requestSentNs = nowNs;
+            requestSends = 1;
+        }
+        else
+        {
+            requestSends = 2;
+        }
         return this;
     }
 }

@@ -6,6 +6,7 @@ import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.spi.DevicePort;
 import io.jrxe.rxe.spi.DevicePorts;
 import io.jrxe.rxe.stats.CountersFile;
+import io.jrxe.rxe.stats.QpLatencyFile;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
@@ -35,6 +36,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Two engines ("A" and "B"), each with its own verbs device, connected by a {@link MemoryWire} and driven by
@@ -68,9 +70,19 @@ final class EnginePair implements AutoCloseable
      */
     EnginePair(final long seed, final int poolBuffers, final Path countersDirectory)
     {
+        this(seed, poolBuffers, countersDirectory, null);
+    }
+
+    /**
+     * @param latency with counters files, settings of each side's QP latency file (path preset to
+     *                {@code <dir>/<name>.qplat}), or null for none
+     */
+    EnginePair(final long seed, final int poolBuffers, final Path countersDirectory,
+        final UnaryOperator<QpLatencyFile.Context> latency)
+    {
         wire = new MemoryWire(seed, IP_A, IP_B, poolBuffers);
-        a = new Side("A", IP_A, wire.a(), countersDirectory);
-        b = new Side("B", IP_B, wire.b(), countersDirectory);
+        a = new Side("A", IP_A, wire.a(), countersDirectory, latency);
+        b = new Side("B", IP_B, wire.b(), countersDirectory, latency);
     }
 
     /** One side: device, engine, PD, CQs, and optionally a counters file. */
@@ -81,6 +93,7 @@ final class EnginePair implements AutoCloseable
         final RxeDevice device;
         final DevicePort port;
         final CountersFile countersFile;
+        final QpLatencyFile latencyFile;
         final RxeEngine engine;
         final ProtectionDomain pd;
         final CompletionQueue sendCq;
@@ -88,7 +101,8 @@ final class EnginePair implements AutoCloseable
         final MemoryWire.Endpoint endpoint;
         final WorkCompletion[] polled = new WorkCompletion[64];
 
-        Side(final String name, final int ip, final MemoryWire.Endpoint endpoint, final Path countersDirectory)
+        Side(final String name, final int ip, final MemoryWire.Endpoint endpoint, final Path countersDirectory,
+            final UnaryOperator<QpLatencyFile.Context> latency)
         {
             this.name = name;
             this.ip = ip;
@@ -100,8 +114,11 @@ final class EnginePair implements AutoCloseable
             port.setGid(2, MemoryWire.Endpoint.IPV6_GID_HI, ip & 0xffff_ffffL);
             countersFile = null == countersDirectory ? null : CountersFile.create(
                 new CountersFile.Context().deviceName(name).directory(countersDirectory).qpSlots(64));
+            latencyFile = null == latency ? null : QpLatencyFile.create(latency.apply(new QpLatencyFile.Context()
+                .path(QpLatencyFile.pathFor(countersFile.path()))));
             engine = new RxeEngine(new RxeEngine.Context().nanoClock(clock).packetIo(endpoint).poller(endpoint)
-                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile), port);
+                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile).qpLatencyFile(latencyFile),
+                port);
             endpoint.sink(engine);
             pd = device.allocPd();
             sendCq = device.createCq(4096, null);
@@ -330,6 +347,6 @@ final class EnginePair implements AutoCloseable
     {
         a.engine.close();
         b.engine.close();
-        CloseHelper.closeAll(a.countersFile, b.countersFile);
+        CloseHelper.closeAll(a.latencyFile, b.latencyFile, a.countersFile, b.countersFile);
     }
 }

@@ -1,5 +1,6 @@
 package io.jrxe.rxe.node;
 
+import io.jrxe.rxe.stats.QpLatencyReader;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CoherentBuffer;
@@ -20,8 +21,10 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,26 +46,40 @@ class EngineAllocationTest
     private final RecvWorkRequest recv = new RecvWorkRequest(1);
     private final WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion()};
 
+    @TempDir
+    Path dir;
+
     @Test
     void sendWriteReadAndAtomicsAllocateNothingPerMessage()
     {
-        run(false);
+        run(false, false);
+    }
+
+    /** With QP latency histograms: recording both per WQE and publishing them to the file add nothing. */
+    @Test
+    void qpLatencyHistogramsAllocateNothingPerMessage()
+    {
+        run(false, true);
     }
 
     /** The same from an MR over DMA memory: the 4 KiB WRITEs go out zero-copy (descriptor chains), allocation free. */
     @Test
     void zeroCopyFromADmaMappedMrAllocatesNothingPerMessage()
     {
-        run(true);
+        run(true, false);
     }
 
-    private void run(final boolean dma)
+    private void run(final boolean dma, final boolean latency)
     {
+        final Path latencyFile;
+        final int qpnA;
+        final long retransmitted;
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
         threads.setThreadAllocatedMemoryEnabled(true);
-        try (NodePair pair = new NodePair(new NodePairContext().errorHandler(NodePairTest::fail)))
+        try (NodePair pair = new NodePair(new NodePairContext().errorHandler(NodePairTest::fail)
+            .countersDirectory(latency ? dir : null).keepCountersFile(latency).qpLatency(latency)))
         {
             pair.resolve(10_000_000_000L);
             final CoherentBuffer coherent = dma ? pair.a().device().dma().allocCoherent(2 * SIZE) : null;
@@ -91,11 +108,29 @@ class EngineAllocationTest
             assertEquals(ROUNDS + ROUNDS, bufB.getLong(SIZE), "every FETCH_ADD added one");
             assertEquals(dma, pair.a().engine().counters().get(RxeCounter.TX_ZERO_COPY) >= 4L * 2 * ROUNDS,
                 "4 zero-copy packets per WRITE from the DMA-mapped MR");
-            System.out.println("engine path" + (dma ? " (zero-copy)" : "") + ": " + allocated + " bytes allocated over " + 4 * ROUNDS + " messages");
+            latencyFile = latency ? pair.a().qpLatency().path() : null;
+            retransmitted = pair.a().engine().counters().get(RxeCounter.RETRANSMITTED_PKTS);
+            qpnA = a.qpn();
+            System.out.println("engine path" + (dma ? " (zero-copy)" : "") + (latency ? " (QP latency)" : "") +
+                ": " + allocated + " bytes allocated over " + 4 * ROUNDS + " messages");
             // a few KB of one-off JIT and runtime noise at most; one 16-byte object per message would be 320 KB
             assertTrue(allocated < 8192, "allocated " + allocated + " bytes over " + 4 * ROUNDS + " messages");
         }
+        if (latency)
+        {
+            // the engine published its last histograms on close: every WQE of both passes was measured once, and
+            // each request was answered by an ACK, READ response or atomic ACK for it; a request the real clock's
+            // retransmit timer made the engine send again (a stalled test thread) gives no round trip
+            try (QpLatencyReader reader = QpLatencyReader.map(latencyFile))
+            {
+                assertEquals(4L * 2 * ROUNDS, reader.find(qpnA).completion().getTotalCount());
+                final long roundTrips = reader.find(qpnA).roundTrip().getTotalCount();
+                assertTrue(roundTrips <= 4L * 2 * ROUNDS && roundTrips >= 4L * 2 * ROUNDS - retransmitted,
+                    roundTrips + " round trips, " + retransmitted + " packets retransmitted");
+            }
+        }
     }
+
 
     private static QpInitAttr init(final CompletionQueue cq)
     {
