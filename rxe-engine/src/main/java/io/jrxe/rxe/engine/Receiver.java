@@ -41,6 +41,7 @@ final class Receiver
     private final Responder responder;
     private final DatagramResponder datagrams;
     private final Completer completer;
+    private final CongestionControl congestion;
     private final Icrc icrc = new Icrc();
     private final Bth bth = new Bth();
     private final Deth deth = new Deth();
@@ -55,8 +56,10 @@ final class Receiver
         final EngineCounters counters,
         final Responder responder,
         final DatagramResponder datagrams,
-        final Completer completer)
+        final Completer completer,
+        final CongestionControl congestion)
     {
+        this.congestion = congestion;
         this.engine = engine;
         this.counters = counters;
         this.responder = responder;
@@ -77,6 +80,10 @@ final class Receiver
         try
         {
             process(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
+            if (rcvdCe && null != rcvdQp)
+            {
+                congestion.onCongestionExperienced(rcvdQp); // DCQCN notification point: a CNP to the sender
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -135,7 +142,7 @@ final class Receiver
         final int opcode = bth.opcode();
         if (Opcode.CNP == opcode)
         {
-            counters.increment(RxeCounter.CNP_RCVD); // DCQCN is not implemented: counted only
+            congestion.onCnp(buffer, payloadOffset, payloadLength); // DCQCN reaction point
             return;
         }
         if (!Opcode.isValid(opcode) || Opcode.QP_RD == Opcode.qpType(opcode))
