@@ -14,23 +14,25 @@ import java.util.SplittableRandom;
 
 /**
  * A switch's egress queue in front of one wire port: the bottleneck of an incast. Every frame that reaches the
- * port joins one FIFO drained at {@link WireQueueSettings#rateMbps()}; above {@code markMinBytes} of backlog an
- * ECN-capable IP packet is marked Congestion Experienced with a probability rising linearly to
- * {@code markMaxProbability} at {@code markMaxBytes} and to 1 above it (RED with ECN, RFC 3168 section 5 and the
- * Kmin/Kmax/Pmax marking DCQCN assumes of the switch); a frame that would take the backlog over
- * {@code capacityBytes} is tail-dropped. Not-ECT packets are never marked, only tail-dropped (an ECN-only profile,
- * as RoCE switches are set up: no early drop).
+ * port joins one FIFO drained at {@link WireQueueSettings#rateMbps()}. A frame that would take the backlog over
+ * {@code capacityBytes} is tail-dropped. An ECN-capable IP packet that leaves with more than {@code markMinBytes}
+ * of backlog behind it is marked Congestion Experienced with a probability rising linearly to
+ * {@code markMaxProbability} at {@code markMaxBytes}, and always above it (RED with ECN, RFC 3168 section 5: the
+ * Kmin/Kmax/Pmax marking DCQCN assumes of the switch). Not-ECT packets are never marked, only tail-dropped (an
+ * ECN-only profile, as RoCE switches are set up: no early drop).
  * <pre>
- *   links into port ---> [ backlog: | f | f | f | ... ]  ---> port's device     depart(f) = max(busy, arrive)
- *                          ^ mark CE above markMin,           at rateMbps                  + wire time(f)
- *                            drop above capacity
+ *   links into port ---> [ backlog: | f | f | f | ... ] ---> port's device    depart(f) = max(busy, arrive)
+ *                        ^ drop above capacity         ^ mark CE (backlog > Kmin)               + wire time(f)
+ *                                                        drained at rateMbps
  *  record (Agrona OneToOneRingBuffer, type 1):  | depart-at ns (8, LE) | frame bytes ... |
  * </pre>
- * The backlog a frame finds is what the queue has not yet sent at its arrival: (busy - now) * rate. Marking sets
- * the two ECN bits in the IPv4 TOS (and recomputes the header checksum) or the IPv6 Traffic Class; the RoCE ICRC
- * masks both (IBA A17.4.1), so a marked packet still passes its ICRC check. Wire time counts the Ethernet overhead
- * a frame here does not carry (preamble 8, FCS 4, inter-frame gap 12). Only the port's own thread uses it (frames
- * are taken off the links and delivered on that thread); nothing is allocated per frame.
+ * The backlog at a time is what the queue has not yet sent: (busy - now) * rate. A frame is dropped by the backlog
+ * it finds and marked by the backlog it leaves behind: marking at dequeue (as DCTCP recommends) tells the receiver
+ * of the queue now, where a mark at enqueue would reach it one whole queueing delay later. Marking sets the two ECN
+ * bits in the IPv4 TOS (and recomputes the header checksum) or the IPv6 Traffic Class; the RoCE ICRC masks both
+ * (IBA A17.4.1), so a marked packet still passes its ICRC check. Wire time counts the Ethernet overhead a frame
+ * here does not carry (preamble 8, FCS 4, inter-frame gap 12). Only the port's own thread uses it (frames are taken
+ * off the links and delivered on that thread); nothing is allocated per frame.
  */
 final class WireQueue implements FrameHandler, ControlledMessageHandler
 {
@@ -129,10 +131,6 @@ final class WireQueue implements FrameHandler, ControlledMessageHandler
         final AtomicBuffer rb = ringBuffer;
         rb.putLong(index + DEPART_AT, busyUntilNs);
         rb.putBytes(index + FRAME, buffer, offset, length);
-        if (shouldMark(backlog) && markCe(rb, index + FRAME, length))
-        {
-            counters.increment(WireQueueCounters.MARKED);
-        }
         ring.commit(index);
     }
 
@@ -220,6 +218,10 @@ final class WireQueue implements FrameHandler, ControlledMessageHandler
             return Action.ABORT;
         }
         counters.increment(WireQueueCounters.FRAMES_OUT);
+        if (shouldMark(backlogBytes(pollNowNs)) && markCe(buffer, index + FRAME, length - FRAME))
+        {
+            counters.increment(WireQueueCounters.MARKED);
+        }
         pollHandler.onFrame(buffer, index + FRAME, length - FRAME);
         return Action.CONTINUE;
     }

@@ -85,12 +85,22 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         private Consumer<Throwable> errorHandler;
         private CounterSet counterSet;
         private CountersFile countersFile;
-        private final DcqcnParameters dcqcn = new DcqcnParameters();
+        private DcqcnParameters dcqcn = new DcqcnParameters();
 
         /** @return the DCQCN congestion control settings to adjust (on by default, mlx5-like defaults) */
         public DcqcnParameters dcqcn()
         {
             return dcqcn;
+        }
+
+        /**
+         * @param value DCQCN congestion control settings (default {@code new DcqcnParameters()}: on)
+         * @return this
+         */
+        public Context dcqcn(final DcqcnParameters value)
+        {
+            dcqcn = value;
+            return this;
         }
 
         /** @return the clock of the transport timers (default {@link SystemNanoClock}) */
@@ -371,6 +381,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             if (Long.bitCount(timerTickNs) != 1 || Integer.bitCount(ticksPerWheel) != 1)
             {
                 throw new IllegalStateException("timerTickNs and ticksPerWheel must be powers of two");
+            }
+            if (null == dcqcn)
+            {
+                throw new IllegalStateException("RxeEngine.Context.dcqcn must not be null");
             }
             dcqcn.validate();
             if (null != countersFile && null == counterSet)
