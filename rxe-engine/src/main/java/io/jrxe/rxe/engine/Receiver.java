@@ -13,9 +13,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * requests to the {@link Responder}, datagrams (UD and the GSI QP's) to the {@link DatagramResponder} and responses
  * to the {@link Completer}. Anything malformed is counted by reason and dropped; nothing thrown escapes.
  * <pre>
- *  IP length -> ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad) -> QPN (1: the GSI QP)
+ *  IP length -> ICRC -> TVer -> CNP: CongestionControl (DCQCN reaction point)
+ *       -> opcode valid -> P_Key -> lengths (header, pad) -> QPN (1: the GSI QP)
  *       -> opcode vs QP type -> MTU -> QP state -> (UD/GSI: Q_Key) -> rcvd_pkts
  *       -> RC/UC request: Responder | UD/GSI request: DatagramResponder | response: Completer
+ *  ECN CE on a packet whose QP was found: ecn_marked_pkts, and a CNP to the sender (DCQCN notification point)
  * </pre>
  * QP1 has one owner, the verbs GSI QP (as in the kernel, where ib_mad posts UD receives and sends on an
  * IB_QPT_GSI QP): a packet to QPN 1 takes the datagram path of any UD QP, with QP1's Q_Key rule. Without a GSI QP

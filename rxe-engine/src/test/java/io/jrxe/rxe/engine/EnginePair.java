@@ -51,6 +51,7 @@ final class EnginePair implements AutoCloseable
     final Side a;
     final Side b;
     final List<Throwable> internalErrors = new ArrayList<>();
+    private final DcqcnParameters dcqcn;
 
     EnginePair(final long seed)
     {
@@ -68,6 +69,13 @@ final class EnginePair implements AutoCloseable
      */
     EnginePair(final long seed, final int poolBuffers, final Path countersDirectory)
     {
+        this(seed, poolBuffers, countersDirectory, new DcqcnParameters());
+    }
+
+    /** @param dcqcn both engines' DCQCN settings */
+    EnginePair(final long seed, final int poolBuffers, final Path countersDirectory, final DcqcnParameters dcqcn)
+    {
+        this.dcqcn = dcqcn;
         wire = new MemoryWire(seed, IP_A, IP_B, poolBuffers);
         a = new Side("A", IP_A, wire.a(), countersDirectory);
         b = new Side("B", IP_B, wire.b(), countersDirectory);
@@ -101,7 +109,7 @@ final class EnginePair implements AutoCloseable
             countersFile = null == countersDirectory ? null : CountersFile.create(
                 new CountersFile.Context().deviceName(name).directory(countersDirectory).qpSlots(64));
             engine = new RxeEngine(new RxeEngine.Context().nanoClock(clock).packetIo(endpoint).poller(endpoint)
-                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile), port);
+                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile).dcqcn(dcqcn), port);
             endpoint.sink(engine);
             pd = device.allocPd();
             sendCq = device.createCq(4096, null);
