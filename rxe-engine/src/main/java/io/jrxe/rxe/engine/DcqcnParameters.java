@@ -2,9 +2,11 @@ package io.jrxe.rxe.engine;
 
 /**
  * DCQCN congestion control settings of one engine (Zhu et al., "Congestion Control for Large-Scale RDMA
- * Deployments", SIGCOMM 2015), with the names of the mlx5 parameters ({@code /sys/class/net/IF/ecn/roce_rp/*},
- * {@code roce_np/*} and NVIDIA's "DCQCN CC Parameters" page) and their defaults where jrxe's model has the same
- * knob. Set them on {@link RxeEngine.Context#dcqcn()}; the engine reads them once, at construction.
+ * Deployments", SIGCOMM 2015), named after mlx5's: the kernel's debugfs {@code cc_params}
+ * (drivers/infiniband/hw/mlx5/cong.c: rp_time_reset, rp_byte_reset, rp_threshold, rp_ai_rate, rp_hai_rate,
+ * rp_min_dec_fac, rp_min_rate, rp_dce_tcp_g, rp_dce_tcp_rtt, rp_rate_reduce_monitor_period, rp_initial_alpha_value,
+ * np_min_time_between_cnps, np_cnp_dscp) and NVIDIA's "DCQCN CC Parameters" page. Set them on
+ * {@link RxeEngine.Context#dcqcn()}; the engine reads them once, at construction.
  * <pre>
  *   NP (receiver): CE-marked packet of QP q  -> CNP to q's peer, at most one per q per npMinTimeBetweenCnps
  *   RP (sender):   CNP    -> Rt = Rc; Rc = Rc * (1 - alpha / 2); alpha = (1 - g) alpha + g
@@ -12,11 +14,16 @@ package io.jrxe.rxe.engine;
  *                  rate timer (rpg_time_reset) / byte counter (rpg_byte_reset) -> one increase step:
  *                    max(T, BC) &lt; F: fast recovery   Rc = (Rt + Rc) / 2
  *                    min(T, BC) &gt; F: hyper increase  Rt += (min(T, BC) - F) * Rhai; Rc = (Rt + Rc) / 2
- *                    otherwise:      additive         Rt += Rai;                    Rc = (Rt + Rc) / 2
+ *                    otherwise:      additive         Rt += Rai;                      Rc = (Rt + Rc) / 2
  * </pre>
- * Departures from the hardware: the paper's alpha timer of 55 us with g = 1/256 is used instead of mlx5's
- * dce_tcp_rtt 1 us with dce_tcp_g 1019/1024 (the same time constant, fewer updates); the limiter is kept per QP
- * (mlx5 keeps it per QP too) and released once Rc is back at the line rate.
+ * Where the defaults come from: F = 5 and the 55 us alpha timer are the paper's; initial_alpha_value 1023,
+ * rpg_min_dec_fac 50 %, rpg_min_rate 1 Mb/s and rate_reduce_monitor_period 4 us are on NVIDIA's page (checked);
+ * rpg_time_reset 300 us, rpg_byte_reset 32767 B, rpg_ai_rate 5 Mb/s and rpg_hai_rate 50 Mb/s are the
+ * ConnectX firmware defaults as commonly published, not re-checked here. np_min_time_between_cnps is 4 us here;
+ * the kernel's debugfs knob of that name (a per-port minimum) defaults to 0, and the paper's deployment used 50 us.
+ * Departures: alpha follows the paper's 55 us timer with g = 1/256 instead of mlx5's dce_tcp_rtt of 1 us with
+ * dce_tcp_g 1019/1024 (a slower update, same idea); the limiter is per QP and is released once Rc is back at the
+ * line rate.
  */
 public final class DcqcnParameters
 {
@@ -157,7 +164,7 @@ public final class DcqcnParameters
     }
 
     /**
-     * @param value rpg_time_reset in ns (default 300 us, mlx5's; the paper uses 55 us)
+     * @param value rpg_time_reset in ns (default 300 us, the firmware default; see above)
      * @return this
      */
     public DcqcnParameters timeResetNs(final long value)
@@ -173,7 +180,7 @@ public final class DcqcnParameters
     }
 
     /**
-     * @param value rpg_byte_reset in bytes (default 32767, mlx5's; the paper uses 10 MB)
+     * @param value rpg_byte_reset in bytes (default 32767, the firmware default; see above)
      * @return this
      */
     public DcqcnParameters byteReset(final long value)
@@ -189,7 +196,7 @@ public final class DcqcnParameters
     }
 
     /**
-     * @param value rpg_threshold F (default 5, the paper's and mlx5's)
+     * @param value rpg_threshold F (default 5, the paper's)
      * @return this
      */
     public DcqcnParameters threshold(final int value)
@@ -205,7 +212,7 @@ public final class DcqcnParameters
     }
 
     /**
-     * @param value rpg_ai_rate in Mb/s (default 5, mlx5's)
+     * @param value rpg_ai_rate in Mb/s (default 5, the firmware default; see above)
      * @return this
      */
     public DcqcnParameters aiRateMbps(final int value)
@@ -221,7 +228,7 @@ public final class DcqcnParameters
     }
 
     /**
-     * @param value rpg_hai_rate in Mb/s (default 50, mlx5's)
+     * @param value rpg_hai_rate in Mb/s (default 50, the firmware default; see above)
      * @return this
      */
     public DcqcnParameters haiRateMbps(final int value)
