@@ -25,6 +25,7 @@ public final class EmulatedWire
         private NanoClock clock = SystemNanoClock.INSTANCE;
         private int linkRingCapacity = 256 * 1024;
         private int maxFrameLength = 9216;
+        private final java.util.Map<Integer, WireQueueSettings> egressQueues = new java.util.TreeMap<>();
 
         public int portCount()
         {
@@ -79,6 +80,16 @@ public final class EmulatedWire
             return maxFrameLength;
         }
 
+        /**
+         * Puts a switch's egress queue in front of port {@code port}: every frame to it waits in one queue drained
+         * at the settings' rate, marked CE or dropped as they say (an incast bottleneck); default none.
+         */
+        public Context egressQueue(final int port, final WireQueueSettings settings)
+        {
+            egressQueues.put(port, settings.copy());
+            return this;
+        }
+
         /** Largest frame carried, Ethernet header included, FCS excluded (default 9216). */
         public Context maxFrameLength(final int maxFrameLength)
         {
@@ -131,9 +142,20 @@ public final class EmulatedWire
         this.faults = ctx.faults().copy();
         this.ports = new WirePort[n];
         this.links = new WireLink[n][n];
+        for (final java.util.Map.Entry<Integer, WireQueueSettings> e : ctx.egressQueues.entrySet())
+        {
+            if (e.getKey() < 0 || e.getKey() >= n)
+            {
+                throw new IllegalArgumentException("wire egressQueue port " + e.getKey() + " is not a port of " +
+                    "this " + n + "-port wire");
+            }
+            e.getValue().validate(ctx.maxFrameLength());
+        }
         for (int i = 0; i < n; i++)
         {
-            ports[i] = new WirePort(i, ctx.maxFrameLength(), clock);
+            final WireQueueSettings queue = ctx.egressQueues.get(i);
+            ports[i] = new WirePort(i, ctx.maxFrameLength(), clock,
+                null == queue ? null : new WireQueue(queue, i, ctx.maxFrameLength()));
         }
         for (int src = 0; src < n; src++)
         {
@@ -199,6 +221,21 @@ public final class EmulatedWire
             throw new IllegalArgumentException("no link from port " + source + " to itself");
         }
         return links[source][destination].counters();
+    }
+
+    /**
+     * Counters of port {@code port}'s egress queue.
+     *
+     * @throws IllegalArgumentException if the port has none ({@link Context#egressQueue})
+     */
+    public WireQueueCounters queueCounters(final int port)
+    {
+        final WireQueue queue = ports[port].queue();
+        if (null == queue)
+        {
+            throw new IllegalArgumentException("wire port " + port + " has no egress queue");
+        }
+        return queue.counters();
     }
 
     /** Sum of counter {@code id} (a {@link WireCounters} constant) over all links. */

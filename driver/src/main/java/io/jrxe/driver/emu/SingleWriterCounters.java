@@ -27,6 +27,15 @@ class SingleWriterCounters
         values.lazySet(id, values.get(id) + delta);
     }
 
+    /** Raises counter {@code id} to {@code value} if that is larger (a high-water mark). */
+    final void max(final int id, final long value)
+    {
+        if (value > values.get(id))
+        {
+            values.lazySet(id, value);
+        }
+    }
+
     final void incrementShared(final int id)
     {
         values.incrementAndGet(id);

@@ -21,9 +21,12 @@ public final class WirePort
     private WireLink[] incoming;
     private int nextIncoming;
     private volatile Wakeup wakeup;
+    /** The switch egress queue frames to this port wait in, or null: they arrive as the links deliver them. */
+    private final WireQueue queue;
 
-    WirePort(final int index, final int maxFrameLength, final NanoClock clock)
+    WirePort(final int index, final int maxFrameLength, final NanoClock clock, final WireQueue queue)
     {
+        this.queue = queue;
         this.index = index;
         this.maxFrameLength = maxFrameLength;
         this.clock = clock;
@@ -53,6 +56,11 @@ public final class WirePort
         {
             line.signal();
         }
+    }
+
+    WireQueue queue()
+    {
+        return queue;
     }
 
     /** Position of this port on the wire, 0-based. */
@@ -130,6 +138,15 @@ public final class WirePort
     {
         final WireLink[] links = incoming;
         final int n = links.length;
+        if (null != queue)
+        {
+            final int first = nextIncoming;
+            if (++nextIncoming >= n)
+            {
+                nextIncoming = 0;
+            }
+            return queue.poll(links, first, nowNs, handler, limit);
+        }
         int delivered = 0;
         for (int k = 0; k < n && delivered < limit; k++)
         {

@@ -11,6 +11,8 @@
  * The device has QEMU's controlq and receive filter (promiscuous after reset; the driver turns it off and names the
  * multicast MACs it wants, {@link io.jrxe.driver.emu.DeviceControlQueue}), so on the hub wire a NIC drops frames for
  * other NICs as QEMU's NICs on a hub do.
+ * A port may sit behind a switch egress queue ({@link io.jrxe.driver.emu.WireQueue}: a drain rate, RED ECN marking
+ * and tail drop), the bottleneck of an incast.
  * {@link io.jrxe.driver.emu.EmulatedNetwork} builds K NICs (MACs 52:54:00:00:00:01..) on one wire. Devices run on
  * their own threads ({@code start()}) or are stepped deterministically by an {@code AgentInvoker}.
  */

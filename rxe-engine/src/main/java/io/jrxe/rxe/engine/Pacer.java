@@ -25,6 +25,9 @@ import io.jrxe.rxe.spi.SendWqe;
  *   ----|----------------|---->  t                                               + ceil(B * 8000 / rate)
  *       may send (&lt;= now)         otherwise: PACE timer at paceNextNs, then the QP runs again
  * </pre>
+ * DCQCN uses the same bucket: the requester paces at the lower of the static rate and the QP's congestion rate
+ * ({@link DcqcnRp}), so a CNP's cut takes effect from the next packet.
+ * <p>
  * Only requests are paced: the ACKs, READ responses and atomic responses a QP sends as a responder are not (their
  * rate is the requesting peer's to pace).
  * <p>

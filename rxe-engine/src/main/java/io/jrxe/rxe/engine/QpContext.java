@@ -95,6 +95,11 @@ final class QpContext
     /** Static rate bucket ({@link Pacer}): when the next paced packet may leave, and the rounding carried. */
     long paceNextNs;
     long paceCarry;
+    /** DCQCN reaction point: the rate congestion holds the requester to ({@link CongestionControl}). */
+    final DcqcnRp rp = new DcqcnRp();
+    /** DCQCN notification point: a CNP was sent for this QP, last at {@link #lastCnpSentNs}. */
+    boolean cnpSent;
+    long lastCnpSentNs;
 
     // completer (rxe_comp_info)
     long compIndex;
@@ -241,5 +246,7 @@ final class QpContext
         writeResid = 0;
         readResource = -1;
         resources.clear();
+        rp.reset(); // a reset QP starts a new flow: unlimited until its next CNP
+        cnpSent = false;
     }
 }

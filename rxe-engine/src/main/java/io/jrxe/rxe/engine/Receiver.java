@@ -13,9 +13,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * requests to the {@link Responder}, datagrams (UD and the GSI QP's) to the {@link DatagramResponder} and responses
  * to the {@link Completer}. Anything malformed is counted by reason and dropped; nothing thrown escapes.
  * <pre>
- *  IP length -> ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad) -> QPN (1: the GSI QP)
+ *  IP length -> ICRC -> TVer -> CNP: CongestionControl (DCQCN reaction point)
+ *       -> opcode valid -> P_Key -> lengths (header, pad) -> QPN (1: the GSI QP)
  *       -> opcode vs QP type -> MTU -> QP state -> (UD/GSI: Q_Key) -> rcvd_pkts
  *       -> RC/UC request: Responder | UD/GSI request: DatagramResponder | response: Completer
+ *  ECN CE on a packet whose QP was found: ecn_marked_pkts, and a CNP to the sender (DCQCN notification point)
  * </pre>
  * QP1 has one owner, the verbs GSI QP (as in the kernel, where ib_mad posts UD receives and sends on an
  * IB_QPT_GSI QP): a packet to QPN 1 takes the datagram path of any UD QP, with QP1's Q_Key rule. Without a GSI QP
@@ -41,6 +43,7 @@ final class Receiver
     private final Responder responder;
     private final DatagramResponder datagrams;
     private final Completer completer;
+    private final CongestionControl congestion;
     private final Icrc icrc = new Icrc();
     private final Bth bth = new Bth();
     private final Deth deth = new Deth();
@@ -55,8 +58,10 @@ final class Receiver
         final EngineCounters counters,
         final Responder responder,
         final DatagramResponder datagrams,
-        final Completer completer)
+        final Completer completer,
+        final CongestionControl congestion)
     {
+        this.congestion = congestion;
         this.engine = engine;
         this.counters = counters;
         this.responder = responder;
@@ -77,6 +82,10 @@ final class Receiver
         try
         {
             process(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
+            if (rcvdCe && null != rcvdQp)
+            {
+                congestion.onCongestionExperienced(rcvdQp); // DCQCN notification point: a CNP to the sender
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -135,7 +144,7 @@ final class Receiver
         final int opcode = bth.opcode();
         if (Opcode.CNP == opcode)
         {
-            counters.increment(RxeCounter.CNP_RCVD); // DCQCN is not implemented: counted only
+            congestion.onCnp(buffer, payloadOffset, payloadLength); // DCQCN reaction point
             return;
         }
         if (!Opcode.isValid(opcode) || Opcode.QP_RD == Opcode.qpType(opcode))

@@ -55,14 +55,19 @@ final class Requester
     private final AtomicEth atomicEth = new AtomicEth();
     private final Feth feth = new Feth();
     private final Pacer pacer;
+    private final DcqcnParameters dcqcn;
+    private final boolean dcqcnEnabled;
 
     Requester(
         final RxeEngine engine,
         final Transmitter tx,
         final MrAccess mr,
         final EngineCounters counters,
-        final TxInflight inflight)
+        final TxInflight inflight,
+        final CongestionControl congestion)
     {
+        this.dcqcn = congestion.params();
+        this.dcqcnEnabled = congestion.enabled();
         this.engine = engine;
         this.inflight = inflight;
         this.tx = tx;
@@ -149,10 +154,10 @@ final class Requester
             {
                 break; // rxe_requester: too many of the QP's packets not yet sent by the NIC; a reclaim runs it again
             }
-            final int rateMbps = Pacer.rateMbps(c, wqe);
+            final int rateMbps = rateMbps(c, wqe);
             if (rateMbps > 0 && !pacer.admit(c))
             {
-                break; // static rate: the PACE timer runs the QP again (retransmissions are paced alike)
+                break; // static or DCQCN rate: the PACE timer runs the QP again (retransmissions paced alike)
             }
             final int result = sendPacket(c, wqe);
             if (result < 0)
@@ -168,10 +173,30 @@ final class Requester
             {
                 pacer.charge(c, rateMbps, tx.lastFrameLength);
             }
+            if (dcqcnEnabled)
+            {
+                c.rp.onSent(dcqcn, engine.nowNs(), tx.lastFrameLength); // DCQCN byte counter
+            }
             c.needReqSkb = false; // rxe update_state: the requester is moving again
             sent++;
         }
         return sent;
+    }
+
+    /**
+     * The rate the QP's next request is paced at: the lower of the path's static rate and the rate DCQCN holds it
+     * to (its current rate Rc after a CNP), or a value &lt;= 0 for none.
+     */
+    private int rateMbps(final QpContext c, final SendWqe wqe)
+    {
+        final int staticRate = Pacer.rateMbps(c, wqe);
+        if (!dcqcnEnabled)
+        {
+            return staticRate;
+        }
+        c.rp.advance(dcqcn, engine.nowNs());
+        final int limit = c.rp.limitMbps();
+        return limit > 0 && (staticRate <= 0 || limit < staticRate) ? limit : staticRate;
     }
 
     /** @return 1 sent, 0 the WQE failed (QP moved to error or WQE completed in error), -1 no tx buffer or the

@@ -88,6 +88,23 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         private CounterSet counterSet;
         private CountersFile countersFile;
         private QpLatencyFile qpLatencyFile;
+        private DcqcnParameters dcqcn = new DcqcnParameters();
+
+        /** @return the DCQCN congestion control settings to adjust (on by default, mlx5-like defaults) */
+        public DcqcnParameters dcqcn()
+        {
+            return dcqcn;
+        }
+
+        /**
+         * @param value DCQCN congestion control settings (default {@code new DcqcnParameters()}: on)
+         * @return this
+         */
+        public Context dcqcn(final DcqcnParameters value)
+        {
+            dcqcn = value;
+            return this;
+        }
 
         /** @return the clock of the transport timers (default {@link SystemNanoClock}) */
         public NanoClock nanoClock()
@@ -387,6 +404,11 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             {
                 throw new IllegalStateException("timerTickNs and ticksPerWheel must be powers of two");
             }
+            if (null == dcqcn)
+            {
+                throw new IllegalStateException("RxeEngine.Context.dcqcn must not be null");
+            }
+            dcqcn.validate();
             if (null != countersFile && null == counterSet)
             {
                 counterSet = countersFile.deviceSet(0);
@@ -407,6 +429,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final MrAccess mr;
     private final TxInflight inflight;
     private final Transmitter tx;
+    private final CongestionControl congestion;
     private final Requester requester;
     private final Completer completer;
     private final Responder responder;
@@ -465,14 +488,18 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.slots = new QpContext[maxQps];
         this.inflight = new TxInflight(this, counters, slots, ctx.qpInflightHigh(), ctx.qpInflightLow());
         packetIo.pool().releaseListener(inflight); // the NIC's reclaims of our packets reach their QPs
-        this.tx = new Transmitter(ctx.packetIo(), counters, inflight);
+        // DCQCN: every packet ECN-capable, ECT(0) (RFC 3168), so that a congested switch marks it rather than drops it
+        this.tx = new Transmitter(ctx.packetIo(), counters, inflight,
+            ctx.dcqcn().enabled() ? CongestionControl.ECT_0 : 0);
+        this.congestion = new CongestionControl(this, counters, tx, ctx.dcqcn());
         final SgeCopier copier = new SgeCopier(mr);
         this.recv = new RecvCompleter(this, port, copier, counters);
-        this.requester = new Requester(this, tx, mr, counters, inflight);
+        this.requester = new Requester(this, tx, mr, counters, inflight, congestion);
         this.completer = new Completer(this, mr, counters);
         this.responderOutput = new ResponderOutput(tx, mr, counters, maxQps);
         this.responder = new Responder(this, responderOutput, recv, mr, counters);
-        this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer);
+        this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer,
+            congestion);
         this.timers = new TransportTimers(maxQps, nowNs, ctx.timerTickNs(), ctx.ticksPerWheel());
         this.doorbell = new Doorbell(maxQps);
         // room for every QP's connect (RESET->INIT->RTR->RTS) and destroy: an application that sets up all its QPs
@@ -509,6 +536,25 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     {
         final QpContext c = byQpn.get(qpn);
         return null == c ? -1 : c.txInflight;
+    }
+
+    /**
+     * The rate DCQCN holds a QP's requester to now (its current rate Rc), for diagnostics and tests. Engine thread
+     * (or while nothing drives the engine).
+     *
+     * @return Mb/s: the line rate ({@link DcqcnParameters#lineRateMbps()}) while congestion does not limit the QP,
+     * or -1 if the engine has no such QP
+     */
+    public int dcqcnRateMbps(final int qpn)
+    {
+        final QpContext c = byQpn.get(qpn);
+        if (null == c)
+        {
+            return -1;
+        }
+        c.rp.advance(ctx.dcqcn(), nowNs);
+        final int limit = c.rp.limitMbps();
+        return 0 != limit ? limit : ctx.dcqcn().lineRateMbps();
     }
 
     /** @return the device served */

@@ -63,11 +63,18 @@ final class Transmitter
     /** Frame length (Ethernet header to ICRC) of the packet finished last, 0 if it was refused. */
     int lastFrameLength;
     private boolean ipv6;
+    /** IP traffic class of every packet (DCQCN on: ECT(0), RFC 3168), unless {@link #trafficClass} says other. */
+    private final int defaultTrafficClass;
+    /** IP traffic class (DSCP and ECN) of the packet being built. */
+    private int trafficClass;
     /** The QP the packet being built is counted on, null for the device only. */
     private QpContext owner;
 
-    Transmitter(final RxePacketIo io, final EngineCounters counters, final TxInflight inflight)
+    Transmitter(final RxePacketIo io, final EngineCounters counters, final TxInflight inflight,
+        final int defaultTrafficClass)
     {
+        this.defaultTrafficClass = defaultTrafficClass;
+        this.trafficClass = defaultTrafficClass;
         this.inflight = inflight;
         this.requesterReserve = (int)Math.min(REQUESTER_TX_RESERVE, io.txCapacity() / 4L);
         this.io = io;
@@ -127,6 +134,7 @@ final class Transmitter
         }
         this.id = id;
         this.owner = owner;
+        this.trafficClass = defaultTrafficClass;
         this.ipv6 = !RxePacketIo.isIpv4Mapped(dstGidHi, dstGidLo);
         this.bthOffset = pool.dataOffset(id) + (ipv6 ? udpPayloadOffsetV6 : udpPayloadOffsetV4);
         return true;
@@ -165,6 +173,12 @@ final class Transmitter
         return io.txRoom() > reserve;
     }
 
+    /** Sets the IP traffic class (DSCP and ECN) of the packet begun last; {@link #begin} resets it. */
+    void trafficClass(final int value)
+    {
+        trafficClass = value;
+    }
+
     /**
      * Completes and sends the packet begun last: zeroes the pad, prepares IP/UDP, writes the ICRC.
      *
@@ -185,7 +199,7 @@ final class Transmitter
         }
         final int udpPayloadLength = transportLength + pad + Icrc.LENGTH;
         lastFrameLength = 0;
-        if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength))
+        if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength, trafficClass))
         {
             pool.free(id);
             counters.increment(owner, RxeCounter.SEND_ERR);
@@ -232,7 +246,7 @@ final class Transmitter
         this.owner = null;
         final int udpPayloadLength = headerLength + payload + pad + Icrc.LENGTH;
         lastFrameLength = 0;
-        if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength))
+        if (!io.prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength, trafficClass))
         {
             pool.free(id);
             counters.increment(owner, RxeCounter.SEND_ERR);

@@ -76,12 +76,22 @@ public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandle
     public boolean prepare(
         final int id, final long dstGidHi, final long dstGidLo, final int srcUdpPort, final int udpPayloadLength)
     {
+        return prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength, 0);
+    }
+
+    @Override
+    public boolean prepare(
+        final int id, final long dstGidHi, final long dstGidLo, final int srcUdpPort, final int udpPayloadLength,
+        final int trafficClass)
+    {
         if (RxePacketIo.isIpv4Mapped(dstGidHi, dstGidLo))
         {
-            // RoCEv2 over IPv4 (IBA A17.4.5.1): DSCP/ECN 0, checksum 0 allowed (RFC 768), DF set by the stack
-            return stack.prepareUdp4(id, (int)dstGidLo, srcUdpPort, ROCE_V2_UDP_PORT, udpPayloadLength, 0);
+            // RoCEv2 over IPv4 (IBA A17.4.5.1): DSCP/ECN from the engine, checksum 0 allowed (RFC 768), DF set
+            return stack.prepareUdp4(id, (int)dstGidLo, srcUdpPort, ROCE_V2_UDP_PORT, udpPayloadLength,
+                trafficClass);
         }
-        return stack.prepareUdp6(id, dstGidHi, dstGidLo, srcUdpPort, ROCE_V2_UDP_PORT, udpPayloadLength, 0, 0);
+        return stack.prepareUdp6(
+            id, dstGidHi, dstGidLo, srcUdpPort, ROCE_V2_UDP_PORT, udpPayloadLength, trafficClass, 0);
     }
 
     @Override

@@ -65,6 +65,21 @@ public interface RxePacketIo
     boolean prepare(int id, long dstGidHi, long dstGidLo, int srcUdpPort, int udpPayloadLength);
 
     /**
+     * As {@link #prepare(int, long, long, int, int)}, with the IP traffic class: the IPv4 TOS byte or the IPv6
+     * Traffic Class, DSCP in the upper six bits and ECN (RFC 3168) in the lower two; the engine sends ECT(0) with
+     * DCQCN on. The ICRC masks the field (IBA A17.4.1), so a switch may set CE without breaking it. A stack that
+     * cannot set it (the default) sends the packet as the five-argument form does: Not-ECT, never marked.
+     *
+     * @param trafficClass DSCP and ECN, 0..255
+     */
+    default boolean prepare(
+        final int id, final long dstGidHi, final long dstGidLo, final int srcUdpPort, final int udpPayloadLength,
+        final int trafficClass)
+    {
+        return prepare(id, dstGidHi, dstGidLo, srcUdpPort, udpPayloadLength);
+    }
+
+    /**
      * Whether a packet to this destination should be held back for now because the next hop's MAC is being
      * resolved; asking starts the resolution if needed. The kernel holds such packets on the neighbour entry;
      * without this, the first packets to a new peer would be lost and cost a retransmit timeout (67 ms with the

@@ -5,6 +5,7 @@ import io.jrxe.driver.wake.ParkingIdleStrategy;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
 import io.jrxe.rxe.devinfo.DeviceInfoFile;
+import io.jrxe.rxe.engine.DcqcnParameters;
 import io.jrxe.rxe.engine.RxeAgent;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
@@ -77,6 +78,20 @@ public final class RoceNode implements AutoCloseable
         private long linkCheckIntervalNs = TimeUnit.MILLISECONDS.toNanos(100);
         private boolean jmx;
         private boolean qpLatency;
+        private DcqcnParameters dcqcn = new DcqcnParameters();
+
+        /** DCQCN congestion control settings (default on, mlx5-like values) to adjust. */
+        public DcqcnParameters dcqcn()
+        {
+            return dcqcn;
+        }
+
+        /** DCQCN congestion control settings (default {@code new DcqcnParameters()}: on). */
+        public Context dcqcn(final DcqcnParameters dcqcn)
+        {
+            this.dcqcn = dcqcn;
+            return this;
+        }
 
         /** The NIC to run on (required). */
         public Context nic(final NicDevice nic)
@@ -274,7 +289,8 @@ public final class RoceNode implements AutoCloseable
                 .nanoClock(ctx.nanoClock)
                 .dutyCycleClock(dutyCycleClock)
                 .dutyCycleWork(this::netdevWork)
-                .maxQps(ctx.maxQps);
+                .maxQps(ctx.maxQps)
+                .dcqcn(ctx.dcqcn);
             if (null != counters)
             {
                 engineCtx.countersFile(counters).counterSet(counters.deviceSet(0)); // per-QP sets under the device's

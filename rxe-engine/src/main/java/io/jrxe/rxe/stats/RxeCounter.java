@@ -106,14 +106,14 @@ public enum RxeCounter
     /** ACKs whose PSN implied a lost READ/atomic response (mlx5 implied_nak_seq_err). */
     IMPLIED_NAK_SEQ_ERR(44, "implied_nak_seq_err", "ACKs implying a lost READ/atomic response"),
     /**
-     * Congestion notification packets sent (mlx5's np_cnp_sent; rxe has no such counter). jrxe implements no DCQCN
-     * notification point and never sends a CNP, so 0 is the true count and the value stays 0 until one is built,
-     * which must count here where it transmits the CNP. Kept rather than removed because ids are the slots of
-     * counters files and only ever appended; received CE marks and CNPs are {@link #ECN_MARKED_PKTS} and
-     * {@link #CNP_RCVD}.
+     * Congestion notification packets sent by the DCQCN notification point (mlx5's np_cnp_sent; rxe has no such
+     * counter): at most one per QP per np min_time_between_cnps while CE-marked packets arrive.
      */
-    CNP_SENT(45, "cnp_sent", "CNPs sent (none: no DCQCN notification point)"),
-    /** Congestion notification packets received. */
+    CNP_SENT(45, "cnp_sent", "CNPs sent"),
+    /**
+     * Well-formed congestion notification packets received for a known QP (then counted again as
+     * {@link #CNP_HANDLED} or {@link #CNP_IGNORED}); malformed ones are counted under their drop reason only.
+     */
     CNP_RCVD(46, "cnp_rcvd", "CNPs received"),
     /** Received packets with ECN CE marked (mlx5 np_ecn_marked_roce_packets). */
     ECN_MARKED_PKTS(47, "ecn_marked_pkts", "received packets with ECN CE"),
@@ -135,7 +135,11 @@ public enum RxeCounter
      * Packets whose payload the NIC read straight from a DMA-mapped MR (a descriptor chain: headers, payload,
      * ICRC) instead of from a copy in a packet buffer.
      */
-    TX_ZERO_COPY(53, "tx_zero_copy", "packets sent with the payload gathered from the MR");
+    TX_ZERO_COPY(53, "tx_zero_copy", "packets sent with the payload gathered from the MR"),
+    /** CNPs the DCQCN reaction point acted on: a rate cut or an alpha raise (mlx5 rp_cnp_handled). */
+    CNP_HANDLED(54, "cnp_handled", "CNPs handled by the reaction point"),
+    /** CNPs received and ignored: DCQCN off, a datagram QP or one not sending (mlx5 rp_cnp_ignored). */
+    CNP_IGNORED(55, "cnp_ignored", "CNPs ignored by the reaction point");
 
     private static final RxeCounter[] BY_ID;
 

@@ -53,6 +53,7 @@ final class EnginePair implements AutoCloseable
     final Side a;
     final Side b;
     final List<Throwable> internalErrors = new ArrayList<>();
+    private final DcqcnParameters dcqcn;
 
     EnginePair(final long seed)
     {
@@ -70,7 +71,7 @@ final class EnginePair implements AutoCloseable
      */
     EnginePair(final long seed, final int poolBuffers, final Path countersDirectory)
     {
-        this(seed, poolBuffers, countersDirectory, null);
+        this(seed, poolBuffers, countersDirectory, null, new DcqcnParameters());
     }
 
     /**
@@ -80,6 +81,19 @@ final class EnginePair implements AutoCloseable
     EnginePair(final long seed, final int poolBuffers, final Path countersDirectory,
         final UnaryOperator<QpLatencyFile.Context> latency)
     {
+        this(seed, poolBuffers, countersDirectory, latency, new DcqcnParameters());
+    }
+
+    /** @param dcqcn both engines' DCQCN settings */
+    EnginePair(final long seed, final int poolBuffers, final Path countersDirectory, final DcqcnParameters dcqcn)
+    {
+        this(seed, poolBuffers, countersDirectory, null, dcqcn);
+    }
+
+    private EnginePair(final long seed, final int poolBuffers, final Path countersDirectory,
+        final UnaryOperator<QpLatencyFile.Context> latency, final DcqcnParameters dcqcn)
+    {
+        this.dcqcn = dcqcn;
         wire = new MemoryWire(seed, IP_A, IP_B, poolBuffers);
         a = new Side("A", IP_A, wire.a(), countersDirectory, latency);
         b = new Side("B", IP_B, wire.b(), countersDirectory, latency);
@@ -117,8 +131,8 @@ final class EnginePair implements AutoCloseable
             latencyFile = null == latency ? null : QpLatencyFile.create(latency.apply(new QpLatencyFile.Context()
                 .path(QpLatencyFile.pathFor(countersFile.path()))));
             engine = new RxeEngine(new RxeEngine.Context().nanoClock(clock).packetIo(endpoint).poller(endpoint)
-                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile).qpLatencyFile(latencyFile),
-                port);
+                .maxQps(32).errorHandler(internalErrors::add).countersFile(countersFile).qpLatencyFile(latencyFile)
+                .dcqcn(dcqcn), port);
             endpoint.sink(engine);
             pd = device.allocPd();
             sendCq = device.createCq(4096, null);

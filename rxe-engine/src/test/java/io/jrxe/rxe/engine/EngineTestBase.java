@@ -26,6 +26,12 @@ abstract class EngineTestBase
         pair = new EnginePair(seed);
     }
 
+    /** Both engines with these DCQCN settings. */
+    EngineTestBase(final long seed, final DcqcnParameters dcqcn)
+    {
+        pair = new EnginePair(seed, 4096, null, dcqcn);
+    }
+
     /** Both engines also write counters files ("A", "B") into {@code countersDirectory}. */
     EngineTestBase(final long seed, final Path countersDirectory)
     {
