@@ -41,6 +41,7 @@ final class Receiver
     private final Responder responder;
     private final DatagramResponder datagrams;
     private final Completer completer;
+    private final MulticastReceiver multicast;
     private final Icrc icrc = new Icrc();
     private final Bth bth = new Bth();
     private final Deth deth = new Deth();
@@ -49,19 +50,46 @@ final class Receiver
     private QpContext rcvdQp;
     /** The packet being processed arrived with ECN Congestion Experienced. */
     private boolean rcvdCe;
+    /** The packet being processed was sent by a QP of this node to a multicast group ({@link #receiveLoopback}). */
+    private boolean loopback;
 
     Receiver(
         final RxeEngine engine,
         final EngineCounters counters,
         final Responder responder,
         final DatagramResponder datagrams,
-        final Completer completer)
+        final Completer completer,
+        final MulticastReceiver multicast)
     {
         this.engine = engine;
         this.counters = counters;
         this.responder = responder;
         this.datagrams = datagrams;
         this.completer = completer;
+        this.multicast = multicast;
+    }
+
+    /**
+     * A multicast packet a QP of this node has just built (in its transmit buffer, ICRC written): the node's other
+     * QPs attached to the group receive it as from the wire, since the NIC does not hand a node its own frames.
+     */
+    void receiveLoopback(
+        final UnsafeBuffer buffer,
+        final int ipOffset,
+        final int udpOffset,
+        final int payloadOffset,
+        final int payloadLength,
+        final int ipVersion)
+    {
+        loopback = true;
+        try
+        {
+            receive(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
+        }
+        finally
+        {
+            loopback = false;
+        }
     }
 
     void receive(
@@ -181,6 +209,11 @@ final class Receiver
         p.srcUdpPort = buffer.getShort(udpOffset, RoceV2.NETWORK_ORDER) & 0xFFFF;
         sourceGid(buffer, ipOffset, ipVersion, p);
 
+        if (RoceV2.MULTICAST_QPN == p.destQpn) // rxe_rcv: DQPN 0xFFFFFF goes to every QP of the group
+        {
+            multicast.onPacket(p, payloadLength, loopback);
+            return;
+        }
         // QPN 1 is the GSI QP's own number: no GSI QP (rxe: no port qp_gsi_index) is an unknown QPN
         final QpContext qp = engine.lookup(p.destQpn);
         if (null == qp)
