@@ -432,8 +432,9 @@ public final class CmId
             ah = multicast.join(address, context);
             joinQkey = qkey;
         }
-        cm.submit(() -> deliver(CmEventType.MULTICAST_JOIN, 0,
-            new ConnParam().qpNum(CmIdMulticast.multicastQpn()), null, joinQkey, ah));
+        final long deadline = multicast.filterDeadline();
+        cm.submit(() -> multicast.whenTaken(() -> deliver(CmEventType.MULTICAST_JOIN, 0,
+            new ConnParam().qpNum(CmIdMulticast.multicastQpn()), null, joinQkey, ah), deadline));
         CmIdWaits.awaitSync(this, CmEventType.MULTICAST_JOIN);
     }
 

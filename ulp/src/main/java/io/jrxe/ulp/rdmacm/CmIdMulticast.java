@@ -1,5 +1,6 @@
 package io.jrxe.ulp.rdmacm;
 
+import io.jrxe.driver.RxFilterStatus;
 import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.Errno;
@@ -19,7 +20,8 @@ import java.util.Map;
  *                MGID = the address (IPv4: ::ffff:a.b.c.d, cma_iboe_set_mgid for RoCEv2)
  *                the id's QP, if it has one, is attached (ibv_attach_mcast, as librdmacm does on the event):
  *                the node's NIC takes the group and the stack reports it (IGMP / MLD)
- *                -> MULTICAST_JOIN: ud qp_num 0xFFFFFF, qkey the id's (RDMA_UDP_QKEY), ah_attr: dgid MGID,
+ *                -> once the NIC's receive filter has the group (whenTaken, at most 2 s)
+ *                   MULTICAST_JOIN: ud qp_num 0xFFFFFF, qkey the id's (RDMA_UDP_QKEY), ah_attr: dgid MGID,
  *                   the id's source GID, hop limit 64 (IPV6_DEFAULT_HOPLIMIT, as the kernel sets for RoCEv2)
  *   leave(addr): detach the QP; not joined -> EADDRNOTAVAIL (librdmacm)
  * </pre>
@@ -137,6 +139,46 @@ final class CmIdMulticast
             // the QP was attached by this id; a detach that fails has nothing left to undo
             throw new RdmaCmException(e.errno(), "leave_multicast: " + e.getMessage());
         }
+    }
+
+    /** How long a join waits for the NIC to take the group's frames before it reports the join all the same. */
+    private static final long FILTER_WAIT_NS = 2_000_000_000L;
+
+    /**
+     * CM thread: runs {@code deliver} (the MULTICAST_JOIN) once the node takes the group's frames: the engine has
+     * joined the group on the stack and the NIC's receive filter has taken the new MAC list (or failed, or the NIC
+     * has none), so that a peer that starts sending when the join is reported finds the filter open, as it does
+     * on Linux once the kernel's rdma_join_multicast has added the MAC. At most {@link #FILTER_WAIT_NS}.
+     */
+    void whenTaken(final Runnable deliver, final long deadlineNs)
+    {
+        final boolean queued = id.device.invoke(() ->
+        {
+            // engine thread: the attach command was drained before this task, so the stack has the group
+            final boolean pending = RxFilterStatus.PENDING == id.rdmaCm.stack().rxFilterStatus();
+            id.cm.submit(() -> afterCheck(deliver, deadlineNs, pending));
+        });
+        if (!queued)
+        {
+            id.cm.at(id.cm.nanoTime() + 1_000_000L, () -> whenTaken(deliver, deadlineNs));
+        }
+    }
+
+    private void afterCheck(final Runnable deliver, final long deadlineNs, final boolean pending)
+    {
+        if (pending && id.cm.nanoTime() < deadlineNs)
+        {
+            id.cm.at(id.cm.nanoTime() + 1_000_000L, () -> whenTaken(deliver, deadlineNs));
+        }
+        else
+        {
+            deliver.run();
+        }
+    }
+
+    long filterDeadline()
+    {
+        return id.cm.nanoTime() + FILTER_WAIT_NS;
     }
 
     /** The QPN of a multicast destination, what the join event's ud param carries. */
