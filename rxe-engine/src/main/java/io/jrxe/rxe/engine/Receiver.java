@@ -13,7 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * requests to the {@link Responder}, datagrams (UD and the GSI QP's) to the {@link DatagramResponder} and responses
  * to the {@link Completer}. Anything malformed is counted by reason and dropped; nothing thrown escapes.
  * <pre>
- *  IP length -> ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad) -> QPN (1: the GSI QP)
+ *  IP length -> ICRC -> TVer -> opcode valid -> P_Key -> lengths (header, pad)
+ *       -> DQPN 0xFFFFFF: MulticastReceiver (every QP of the group, each checked on its own) | QPN (1: the GSI QP)
  *       -> opcode vs QP type -> MTU -> QP state -> (UD/GSI: Q_Key) -> rcvd_pkts
  *       -> RC/UC request: Responder | UD/GSI request: DatagramResponder | response: Completer
  * </pre>

@@ -2,7 +2,8 @@
  * The RoCEv2 transport engine, rxe's split in Java: {@link io.jrxe.rxe.engine.Receiver} (rxe_recv.c),
  * {@link io.jrxe.rxe.engine.Requester} (rxe_req.c), {@link io.jrxe.rxe.engine.Completer} (rxe_comp.c),
  * {@link io.jrxe.rxe.engine.Responder} and {@link io.jrxe.rxe.engine.DatagramResponder} (rxe_resp.c),
- * {@link io.jrxe.rxe.engine.LocalOperations} (REG_MR, LOCAL_INV, BIND_MW), the retransmit/RNR/pace timers and the
+ * {@link io.jrxe.rxe.engine.MulticastTable} and {@link io.jrxe.rxe.engine.MulticastReceiver} (rxe_mcast.c,
+ * rxe_rcv_mcast_pkt), {@link io.jrxe.rxe.engine.LocalOperations} (REG_MR, LOCAL_INV, BIND_MW), the retransmit/RNR/pace timers and the
  * engine's counters, all driven by {@link io.jrxe.rxe.engine.RxeEngine#progress()} on one thread, the engine thread,
  * which owns every QP's transport state.
  * <p>
