@@ -21,12 +21,18 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *  |                multicast address (16 bytes)                   |
  *  +---------------------------------------------------------------+
  * </pre>
- * RFC 3810 §6.1: joining is a change to EXCLUDE {} (record type 4), leaving a change to INCLUDE {} (type 3).
+ * RFC 3810 §6.1: joining is a change to EXCLUDE {} (record type 4), leaving a change to INCLUDE {} (type 3); a
+ * Query (type 130, §5.1) is answered with the current state, EXCLUDE {} (type 2), of each group it asks about.
  */
 public final class Mld
 {
     public static final int TYPE_QUERY = 130;
     public static final int TYPE_V2_REPORT = 143;
+    /** A Query's multicast address (:: for a General Query), after type, code, checksum, max delay, reserved. */
+    public static final int QUERY_GROUP_OFFSET = 8;
+    /** An MLDv1 Query (RFC 2710 §3); an MLDv2 one is at least 28 bytes and starts the same. */
+    public static final int QUERY_V1_LENGTH = 24;
+    public static final int RECORD_MODE_IS_EXCLUDE = 2;
     public static final int RECORD_CHANGE_TO_INCLUDE = 3;
     public static final int RECORD_CHANGE_TO_EXCLUDE = 4;
     /** ff02::16, all MLDv2-capable routers. */

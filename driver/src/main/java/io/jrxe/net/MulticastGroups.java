@@ -14,6 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *         jrxe has few groups; report suppression is likewise not done, which RFC 2236 allows routers to expect)
  *   IPv6: join  -> MLDv2 report, CHANGE_TO_EXCLUDE {} (ff02::16)      RFC 3810 §6.1
  *         leave -> MLDv2 report, CHANGE_TO_INCLUDE {}
+ *         Query (behind a Hop-by-Hop Router Alert) -> a MODE_IS_EXCLUDE {} report per group asked about
  * </pre>
  * While any IPv4 group is joined the stack also takes 224.0.0.1 (all-systems, RFC 1112 §4), where Queries arrive.
  * Groups are kept as 128-bit addresses, IPv4 ones IPv4-mapped ({@code ::ffff:a.b.c.d}). Every method runs on the
@@ -194,6 +195,23 @@ public final class MulticastGroups
             if (0 == hi[i] && V4_MAPPED == (lo[i] & 0xFFFF_FFFF_0000_0000L) && (0 == asked || (int)lo[i] == asked))
             {
                 sendIgmp(Igmp.TYPE_V2_REPORT, (int)lo[i], (int)lo[i]);
+            }
+        }
+    }
+
+    /**
+     * An MLD Query for us (RFC 3810 §6.2), already checked: a report of each joined IPv6 group it asks about (all
+     * for a General Query, {@code ::}), at once rather than after a random delay.
+     */
+    void onMldQuery(final long askedHi, final long askedLo)
+    {
+        stack.count(NetCounter.MLD_QUERIES_RCVD);
+        final boolean general = 0 == askedHi && 0 == askedLo;
+        for (int i = 0; i < count; i++)
+        {
+            if (!isV4(hi[i], lo[i]) && (general || (hi[i] == askedHi && lo[i] == askedLo)))
+            {
+                sendMld(Mld.RECORD_MODE_IS_EXCLUDE, hi[i], lo[i]);
             }
         }
     }

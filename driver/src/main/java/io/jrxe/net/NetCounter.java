@@ -96,7 +96,9 @@ public enum NetCounter
     /** IGMP messages other than Queries (other hosts' reports and leaves): nothing to do. */
     IGMP_OTHER_RCVD(65, "igmp_other_rcvd"),
     /** IGMP messages too short or failing their checksum. */
-    BAD_IGMP(66, "bad_igmp");
+    BAD_IGMP(66, "bad_igmp"),
+    /** MLD Queries (RFC 3810 §5.1, behind a Hop-by-Hop Router Alert) for us: answered with a report per group. */
+    MLD_QUERIES_RCVD(67, "mld_queries_rcvd");
 
     private static final NetCounter[] BY_ID;
 

@@ -37,7 +37,7 @@ class MulticastGroupsTest
     {
         nic = new LoopbackNic("nic-a", Frames.MAC_A);
         nic.rxFilterCapacity(capacity);
-        net = new TestNet(nic, Frames.IP_A, TestNet.IP6_A, c -> c.maxMulticastGroups(2));
+        net = new TestNet(nic, Frames.IP_A, TestNet.IP6_A, c -> c.maxMulticastGroups(3));
         net.stack.poll();
         nic.rxFilterStatus(RxFilterStatus.APPLIED, null);
         net.stack.poll();
@@ -93,6 +93,54 @@ class MulticastGroupsTest
         assertFalse(groups.leave6(GROUP_HI, GROUP_LO), "not joined");
     }
 
+    /** An MLDv1-sized General Query (:: asked) from a router's link-local address, behind a Router Alert. */
+    private static byte[] mldQuery(final long askedHi, final long askedLo, final boolean goodChecksum)
+    {
+        final UnsafeBuffer b = new UnsafeBuffer(new byte[14 + 40 + 8 + 24]);
+        b.putInt(0, 0x3333_0000, ByteOrder.BIG_ENDIAN);
+        b.putShort(4, (short)1, ByteOrder.BIG_ENDIAN);
+        b.putInt(6, (int)(Frames.MAC_PEER >>> 16), ByteOrder.BIG_ENDIAN);
+        b.putShort(10, (short)Frames.MAC_PEER, ByteOrder.BIG_ENDIAN);
+        b.putShort(12, (short)0x86DD, ByteOrder.BIG_ENDIAN);
+        Ipv6.writeHeader(b, 14, 0, 0, 8 + 24, Ipv6.NEXT_HEADER_HOP_BY_HOP, 1, Ipv6.LINK_LOCAL_PREFIX, 0x99,
+            Ipv6.ALL_NODES_HI, Ipv6.ALL_NODES_LO);
+        b.putLong(54, (58L << 56) | 0x0005_0200_0001_00L, ByteOrder.BIG_ENDIAN);
+        final int icmp = 62;
+        b.putInt(icmp, 130 << 24, ByteOrder.BIG_ENDIAN);
+        b.putInt(icmp + 4, 1000 << 16, ByteOrder.BIG_ENDIAN);
+        Ipv6.address(b, icmp + 8, askedHi, askedLo);
+        final long sum = Ipv6.pseudoHeaderSum(b, 14, 24, 58) + Checksum.sum(b, icmp, 24);
+        b.putShort(icmp + 2, (short)(Checksum.finish(sum) + (goodChecksum ? 0 : 1)), ByteOrder.BIG_ENDIAN);
+        return b.byteArray();
+    }
+
+    @Test
+    void anMldQueryIsAnsweredForTheGroupsItAsksAbout()
+    {
+        start(8);
+        final MulticastGroups groups = net.stack.multicast();
+        groups.join6(GROUP_HI, GROUP_LO);
+        groups.join6(GROUP_HI, GROUP_LO + 1);
+        groups.join4(0xEF00_0105);
+        assertEquals(2, net.count(NetCounter.MLD_REPORTS_SENT));
+
+        net.exchange(mldQuery(0, 0, true));
+        assertEquals(1, net.count(NetCounter.MLD_QUERIES_RCVD));
+        assertEquals(4, net.count(NetCounter.MLD_REPORTS_SENT), "a General Query: both IPv6 groups, not the IPv4");
+        assertEquals("2 ff0e::1:3", lastMld(), "MODE_IS_EXCLUDE {}");
+
+        net.exchange(mldQuery(GROUP_HI, GROUP_LO, true));
+        assertEquals(5, net.count(NetCounter.MLD_REPORTS_SENT), "a Multicast-Address-Specific Query: that group");
+        assertEquals("2 ff0e::1:2", lastMld());
+
+        final long badChecksums = net.count(NetCounter.BAD_ICMP_CHECKSUM);
+        net.exchange(mldQuery(0, 0, false));
+        assertEquals(badChecksums + 1, net.count(NetCounter.BAD_ICMP_CHECKSUM), "counted and dropped");
+        assertEquals(2, net.count(NetCounter.MLD_QUERIES_RCVD));
+        assertEquals(5, net.count(NetCounter.MLD_REPORTS_SENT));
+        net.assertAllBuffersFree();
+    }
+
     @Test
     void badGroupsAreRefusedAndAFullTableSaysSo()
     {
@@ -102,10 +150,11 @@ class MulticastGroupsTest
         assertThrows(IllegalArgumentException.class, () -> groups.join6(Ipv6.LINK_LOCAL_PREFIX, 1));
         assertTrue(groups.join4(0xEF00_0001));
         assertTrue(groups.join4(0xEF00_0002));
-        assertFalse(groups.join4(0xEF00_0003), "maxMulticastGroups 2");
-        assertEquals(2, groups.count());
+        assertTrue(groups.join4(0xEF00_0003));
+        assertFalse(groups.join4(0xEF00_0004), "maxMulticastGroups 3");
+        assertEquals(3, groups.count());
         assertTrue(groups.isJoined4(0xE000_0001), "all-systems, while an IPv4 group is joined");
-        assertEquals(2, net.count(NetCounter.IGMP_REPORTS_SENT));
+        assertEquals(3, net.count(NetCounter.IGMP_REPORTS_SENT));
     }
 
     @Test

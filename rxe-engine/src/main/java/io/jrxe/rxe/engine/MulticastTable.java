@@ -69,23 +69,29 @@ final class MulticastTable
         return groupCount;
     }
 
-    /** Control path: the verbs layer attached {@code qpn}; the first QP of a group joins it on the network. */
-    void attach(final int qpn, final long gidHi, final long gidLo)
+    /**
+     * Control path: the verbs layer attached {@code qpn}; the first QP of a group joins it on the network.
+     *
+     * @return false if the packet I/O could not join the group (its table is full): the QP is attached all the same,
+     * but the node takes the group's frames only if the NIC is in all-multicast or promiscuous mode
+     */
+    boolean attach(final int qpn, final long gidHi, final long gidLo)
     {
         Group g = find(gidHi, gidLo);
+        boolean joined = true;
         if (null == g)
         {
             g = new Group(gidHi, gidLo);
             g.next = byKey.get(key(gidHi, gidLo));
             byKey.put(key(gidHi, gidLo), g);
             groupCount++;
-            io.joinGroup(gidHi, gidLo);
+            joined = io.joinGroup(gidHi, gidLo);
         }
         for (int i = 0; i < g.count; i++)
         {
             if (g.qpns[i] == qpn)
             {
-                return;
+                return joined;
             }
         }
         if (g.count == g.qpns.length)
@@ -93,6 +99,7 @@ final class MulticastTable
             g.qpns = java.util.Arrays.copyOf(g.qpns, 2 * g.count);
         }
         g.qpns[g.count++] = qpn;
+        return joined;
     }
 
     /** Control path: the verbs layer detached {@code qpn}; after the group's last QP the node leaves the group. */

@@ -712,7 +712,13 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     {
         if (QpModifyCommand.MCAST_ATTACH == cmd.kind)
         {
-            multicast.attach(cmd.destQpn, cmd.dgidHi, cmd.dgidLo);
+            if (!multicast.attach(cmd.destQpn, cmd.dgidHi, cmd.dgidLo))
+            {
+                // the verbs layer allows rxe's 8192 groups; a stack configured for fewer cannot take this one
+                onInternalError(new IllegalStateException("QP " + cmd.destQpn + " attached to a multicast group " +
+                    "the network stack could not join (its group table is full): raise " +
+                    "NetStackContext.maxMulticastGroups to at least the groups the node's QPs use"));
+            }
         }
         else
         {
