@@ -73,7 +73,8 @@ final class Ipv4Processor
         }
         final int dst = buffer.getInt(ip + Ipv4.DST_OFFSET, BIG_ENDIAN);
         final boolean broadcast = dst != address;
-        if (broadcast && Ipv4.LIMITED_BROADCAST != dst && subnetBroadcast != dst)
+        if (broadcast && Ipv4.LIMITED_BROADCAST != dst && subnetBroadcast != dst &&
+            !stack.multicast().isJoined4(dst))
         {
             return stack.drop(NetCounter.NOT_FOR_US);
         }
@@ -90,6 +91,11 @@ final class Ipv4Processor
         if (Ipv4.PROTOCOL_ICMP == protocol)
         {
             return onIcmp(id, frame, ip, ihl, totalLength, srcMac, src, broadcast);
+        }
+        if (Igmp.PROTOCOL == protocol)
+        {
+            stack.multicast().onIgmp(ip + ihl, totalLength - ihl);
+            return false;
         }
         return stack.drop(NetCounter.UNKNOWN_IP_PROTOCOL);
     }

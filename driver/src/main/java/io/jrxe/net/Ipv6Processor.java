@@ -73,6 +73,8 @@ final class Ipv6Processor
                 return stack.drop(NetCounter.IP_FRAGMENT);
 
             case Ipv6.NEXT_HEADER_HOP_BY_HOP:
+                return onHopByHop(ip, payloadLength);
+
             case Ipv6.NEXT_HEADER_ROUTING:
             case Ipv6.NEXT_HEADER_DESTINATION_OPTIONS:
             case Ipv6.NEXT_HEADER_ESP:
@@ -85,6 +87,40 @@ final class Ipv6Processor
             default:
                 return stack.drop(NetCounter.UNKNOWN_IP_PROTOCOL);
         }
+    }
+
+    /**
+     * A Hop-by-Hop Options header: the only packets jrxe takes behind one are MLD Queries (RFC 3810 §5: sent with a
+     * Router Alert), which the joined groups answer; anything else is an extension header jrxe does not handle.
+     * <pre>
+     *   | next header | hdr ext len (8-byte units beyond the first 8) | options ... |
+     * </pre>
+     */
+    private boolean onHopByHop(final int ip, final int payloadLength)
+    {
+        final int hbh = ip + Ipv6.HEADER_LENGTH;
+        if (payloadLength < 8)
+        {
+            return stack.drop(NetCounter.IPV6_EXTENSION_HEADER);
+        }
+        final int next = buffer.getByte(hbh) & 0xFF;
+        final int hbhLength = ((buffer.getByte(hbh + 1) & 0xFF) + 1) * 8;
+        final int icmpLength = payloadLength - hbhLength;
+        final int icmp = hbh + hbhLength;
+        if (Ipv6.NEXT_HEADER_ICMPV6 != next || icmpLength < Mld.QUERY_V1_LENGTH ||
+            Mld.TYPE_QUERY != (buffer.getByte(icmp) & 0xFF))
+        {
+            return stack.drop(NetCounter.IPV6_EXTENSION_HEADER);
+        }
+        final long sum = Ipv6.pseudoHeaderSum(buffer, ip, icmpLength, Ipv6.NEXT_HEADER_ICMPV6) +
+            Checksum.sum(buffer, icmp, icmpLength);
+        if (!Checksum.verifies(sum))
+        {
+            return stack.drop(NetCounter.BAD_ICMP_CHECKSUM);
+        }
+        stack.multicast().onMldQuery(Ipv6.hi(buffer, icmp + Mld.QUERY_GROUP_OFFSET),
+            Ipv6.lo(buffer, icmp + Mld.QUERY_GROUP_OFFSET));
+        return false;
     }
 
     private boolean onIcmp(

@@ -85,7 +85,20 @@ public enum NetCounter
     /** Receive filter requests the NIC took (the stack asks at its first poll): see {@link NetStack#rxFilterStatus()}. */
     RX_FILTER_UPDATES(59, "rx_filter_updates"),
     /** Receive filter requests the NIC refused or did not answer; the NIC then takes more frames than needed. */
-    RX_FILTER_ERRORS(60, "rx_filter_errors");
+    RX_FILTER_ERRORS(60, "rx_filter_errors"),
+    /** IGMPv2 Membership Reports sent: on a group's first join and in answer to Queries ({@link MulticastGroups}). */
+    IGMP_REPORTS_SENT(61, "igmp_reports_sent"),
+    /** IGMPv2 Leave Group messages sent, on a group's last leave. */
+    IGMP_LEAVES_SENT(62, "igmp_leaves_sent"),
+    /** MLDv2 reports sent, on a group's first join and last leave. */
+    MLD_REPORTS_SENT(63, "mld_reports_sent"),
+    IGMP_QUERIES_RCVD(64, "igmp_queries_rcvd"),
+    /** IGMP messages other than Queries (other hosts' reports and leaves): nothing to do. */
+    IGMP_OTHER_RCVD(65, "igmp_other_rcvd"),
+    /** IGMP messages too short or failing their checksum. */
+    BAD_IGMP(66, "bad_igmp"),
+    /** MLD Queries (RFC 3810 §5.1, behind a Hop-by-Hop Router Alert) for us: answered with a report per group. */
+    MLD_QUERIES_RCVD(67, "mld_queries_rcvd");
 
     private static final NetCounter[] BY_ID;
 

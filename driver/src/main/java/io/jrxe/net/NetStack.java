@@ -73,6 +73,7 @@ public final class NetStack
     private final NdProcessor nd;
     private final Ipv6Processor ipv6;
     private final ReceiveFilter rxFilter;
+    private final MulticastGroups multicast;
 
     /**
      * @param device the NIC; the stack uses its pool for every buffer it receives and sends
@@ -138,7 +139,8 @@ public final class NetStack
         this.ipv4 = new Ipv4Processor(this, ctx, arp.table());
         this.nd = new NdProcessor(this, ctx);
         this.ipv6 = new Ipv6Processor(this, ctx, nd);
-        this.rxFilter = new ReceiveFilter(this, device, ctx.promiscuous(), joinedMacs);
+        this.multicast = new MulticastGroups(this, ctx.maxMulticastGroups());
+        this.rxFilter = new ReceiveFilter(this, device, ctx.promiscuous(), joinedMacs, multicast);
     }
 
     /**
@@ -298,7 +300,22 @@ public final class NetStack
                 return true;
             }
         }
-        return false;
+        return multicast.hasMac(dst);
+    }
+
+    /** The multicast groups users of the stack joined (RoCE UD multicast), with their IGMP/MLD reports. */
+    public MulticastGroups multicast()
+    {
+        return multicast;
+    }
+
+    /** The joined groups changed: the NIC's filter follows (at the first poll if the stack has not started). */
+    void multicastChanged()
+    {
+        if (started)
+        {
+            rxFilter.program();
+        }
     }
 
     // ---------------------------------------------------------------- transmit API
@@ -677,10 +694,10 @@ public final class NetStack
         return -1;
     }
 
-    /** All-nodes, or the solicited-node group of one of our addresses. */
+    /** All-nodes, the solicited-node group of one of our addresses, or a group a user joined. */
     boolean isJoinedIpv6Group(final long hi, final long lo)
     {
-        if (Ipv6.ALL_NODES_HI == hi && Ipv6.ALL_NODES_LO == lo)
+        if ((Ipv6.ALL_NODES_HI == hi && Ipv6.ALL_NODES_LO == lo) || multicast.isJoined6(hi, lo))
         {
             return true;
         }

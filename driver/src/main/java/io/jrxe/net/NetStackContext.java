@@ -18,6 +18,8 @@ public final class NetStackContext
 {
     public static final int DEFAULT_IPV4_PREFIX_LENGTH = 24;
     public static final int DEFAULT_NEIGHBOR_CACHE_SIZE = 256;
+    /** rxe's RXE_MAX_MCAST_GRP: the most multicast groups a device attaches QPs to. */
+    public static final int DEFAULT_MAX_MULTICAST_GROUPS = 8192;
     /** Like Linux's base_reachable_time; the brief fixes ARP expiry at 60 s by default. */
     public static final long DEFAULT_NEIGHBOR_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
     /** RFC 4861 §10 RETRANS_TIMER. */
@@ -45,6 +47,7 @@ public final class NetStackContext
     private boolean gratuitousArp = true;
     private boolean icmpPortUnreachable;
     private boolean promiscuous;
+    private int maxMulticastGroups = DEFAULT_MAX_MULTICAST_GROUPS;
     private EpochClock epochClock;
     private NanoClock nanoClock;
     private PcapWriter pcapWriter;
@@ -322,6 +325,25 @@ public final class NetStackContext
     public boolean promiscuous()
     {
         return promiscuous;
+    }
+
+    /**
+     * The most multicast groups users may have joined at once ({@link MulticastGroups}); the default is rxe's
+     * {@code RXE_MAX_MCAST_GRP} (8192). Beyond the NIC's MAC table the stack asks for all-multicast.
+     */
+    public NetStackContext maxMulticastGroups(final int value)
+    {
+        if (value < 1)
+        {
+            throw new IllegalArgumentException("maxMulticastGroups must be at least 1: " + value);
+        }
+        this.maxMulticastGroups = value;
+        return this;
+    }
+
+    public int maxMulticastGroups()
+    {
+        return maxMulticastGroups;
     }
 
     /** Wall clock, used for pcap timestamps. */

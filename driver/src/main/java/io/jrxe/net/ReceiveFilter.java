@@ -14,6 +14,7 @@ import io.jrxe.driver.RxFilterStatus;
  *                            IPv6 address, xx = its low 24 bits          Solicitations for it are sent)
  *   the NIC's own MAC and broadcast (ARP) pass any filter: nothing to ask for.
  * </pre>
+ *   and the MACs of the groups users joined ({@link MulticastGroups}), each time that set changes.
  * Duplicates (a link-local and a global address with the same low 24 bits share a group) are named once. More MACs
  * than the NIC's table holds ({@link NicDevice#rxFilterCapacity()}): all-multicast instead. With
  * {@link NetStackContext#promiscuous(boolean)} the stack asks for promiscuous mode instead (debugging, captures).
@@ -22,7 +23,7 @@ import io.jrxe.driver.RxFilterStatus;
  * The request is made at the stack's first poll, on the thread that drives the NIC (the NIC's control path belongs
  * to that thread like its data path), and followed poll by poll until the NIC has taken it or failed:
  * {@link NetCounter#RX_FILTER_UPDATES} or {@link NetCounter#RX_FILTER_ERRORS}. The stack's addresses are fixed when
- * it is built; {@link #program()} is what any later change of its groups would call again. Allocates nothing.
+ * it is built; {@link #program()} is called again at each change of the joined groups. Allocates nothing.
  */
 final class ReceiveFilter
 {
@@ -30,6 +31,7 @@ final class ReceiveFilter
     private final NicDevice device;
     private final boolean promiscuous;
     private final long[] joined;
+    private final MulticastGroups groups;
     private final long[] macs;
     private int macCount;
     private boolean allMulticast;
@@ -39,13 +41,19 @@ final class ReceiveFilter
     /**
      * @param joinedMacs the multicast MACs of the groups the stack joined (read again by each {@link #program()})
      */
-    ReceiveFilter(final NetStack stack, final NicDevice device, final boolean promiscuous, final long[] joinedMacs)
+    ReceiveFilter(
+        final NetStack stack,
+        final NicDevice device,
+        final boolean promiscuous,
+        final long[] joinedMacs,
+        final MulticastGroups groups)
     {
         this.stack = stack;
         this.device = device;
         this.promiscuous = promiscuous;
         this.joined = joinedMacs;
-        this.macs = new long[joinedMacs.length];
+        this.groups = groups;
+        this.macs = new long[joinedMacs.length + groups.capacity() + 1];
         this.status = device.rxFilterCapacity() == NicDevice.NO_RX_FILTER ?
             RxFilterStatus.UNSUPPORTED : RxFilterStatus.NOT_SET;
     }
@@ -60,6 +68,14 @@ final class ReceiveFilter
         macCount = 0;
         for (final long mac : joined)
         {
+            if (!contains(mac))
+            {
+                macs[macCount++] = mac;
+            }
+        }
+        for (int i = 0, n = groups.macCount(); i < n; i++)
+        {
+            final long mac = groups.mac(i);
             if (!contains(mac))
             {
                 macs[macCount++] = mac;

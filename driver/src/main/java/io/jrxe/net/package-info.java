@@ -10,6 +10,8 @@
  * At its first poll the stack sets the NIC's receive filter ({@link io.jrxe.driver.NicDevice#rxFilter}) to its own
  * MAC, broadcast and the multicast groups it joined (IPv6 all-nodes and the solicited-node group of each address),
  * so that a NIC on a shared link does not hand it every other station's frames; {@code promiscuous(true)} in the
- * context keeps every frame coming, for captures and debugging.
+ * context keeps every frame coming, for captures and debugging. Groups its users join later
+ * ({@link io.jrxe.net.MulticastGroups}: RoCE UD multicast) are added to the filter as they come and go, with IGMPv2 or
+ * MLDv2 reports.
  */
 package io.jrxe.net;

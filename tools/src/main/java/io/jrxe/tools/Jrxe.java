@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
         PingpongCommand.class,
         UcmatoseCommand.class,
         UdaddyCommand.class,
+        MckeyCommand.class,
         RpingCommand.class,
         RdmaServerCommand.class,
         RdmaClientCommand.class,

@@ -34,6 +34,8 @@ final class QpContext
     final QpType type;
     /** {@link Opcode#QP_RC}, {@link Opcode#QP_UC} or {@link Opcode#QP_UD} (GSI uses UD opcodes). */
     final int opcodeQpType;
+    /** The QP receives its own multicast sends (QpInitAttr.multicastLoopback). */
+    final boolean multicastLoopback;
     /** The send queue ring (the engine consumes it). */
     final WqeRing<SendWqe> sq;
     /** The receive queue ring, or the SRQ's when the QP has one. */
@@ -166,6 +168,7 @@ final class QpContext
         this.qpn = qp.qpn();
         this.type = qp.type();
         this.opcodeQpType = opcodeQpType(type);
+        this.multicastLoopback = qp.multicastLoopback();
         this.counterSet = counterSet;
         this.latency = latency;
         this.recvSgl = new SgeList(Math.max(1, maxRecvSge));

@@ -11,6 +11,10 @@ final class QpModifyCommand
 {
     static final int MODIFY = 0;
     static final int DESTROY = 1;
+    /** The QP ({@link #destQpn}: its own number) was attached to multicast group {@link #dgidHi}:{@link #dgidLo}. */
+    static final int MCAST_ATTACH = 2;
+    /** The QP ({@link #destQpn}: its own number) was detached from the group {@link #dgidHi}:{@link #dgidLo}. */
+    static final int MCAST_DETACH = 3;
 
     final int kind;
     final QpContext context;
@@ -41,6 +45,33 @@ final class QpModifyCommand
         final int datagramMtu)
     {
         this(kind, context, to, mask, attr, datagramMtu, -1, -1);
+    }
+
+    /** An attach or detach of QP {@code qpn} to or from multicast group {@code gidHi:gidLo}; no context. */
+    QpModifyCommand(final int kind, final int qpn, final long gidHi, final long gidLo)
+    {
+        this.kind = kind;
+        this.context = null;
+        this.to = null;
+        this.mask = 0;
+        this.sqResetPosition = -1;
+        this.rqResetPosition = -1;
+        pathMtu = 0;
+        destQpn = qpn;
+        dgidHi = gidHi;
+        dgidLo = gidLo;
+        flowLabel = 0;
+        qkey = 0;
+        accessFlags = 0;
+        timeout = 0;
+        retryCnt = 0;
+        rnrRetry = 0;
+        minRnrTimer = 0;
+        maxRdAtomic = 0;
+        maxDestRdAtomic = 0;
+        staticRateMbps = -1;
+        sqPsn = 0;
+        rqPsn = 0;
     }
 
     QpModifyCommand(

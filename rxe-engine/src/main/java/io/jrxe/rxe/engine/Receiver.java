@@ -14,7 +14,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * to the {@link Completer}. Anything malformed is counted by reason and dropped; nothing thrown escapes.
  * <pre>
  *  IP length -> ICRC -> TVer -> CNP: CongestionControl (DCQCN reaction point)
- *       -> opcode valid -> P_Key -> lengths (header, pad) -> QPN (1: the GSI QP)
+ *       -> opcode valid -> P_Key -> lengths (header, pad)
+ *       -> DQPN 0xFFFFFF: MulticastReceiver (every QP of the group, each checked on its own) | QPN (1: the GSI QP)
  *       -> opcode vs QP type -> MTU -> QP state -> (UD/GSI: Q_Key) -> rcvd_pkts
  *       -> RC/UC request: Responder | UD/GSI request: DatagramResponder | response: Completer
  *  ECN CE on a packet whose QP was found: ecn_marked_pkts, and a CNP to the sender (DCQCN notification point)
@@ -44,6 +45,7 @@ final class Receiver
     private final DatagramResponder datagrams;
     private final Completer completer;
     private final CongestionControl congestion;
+    private final MulticastReceiver multicast;
     private final Icrc icrc = new Icrc();
     private final Bth bth = new Bth();
     private final Deth deth = new Deth();
@@ -52,6 +54,8 @@ final class Receiver
     private QpContext rcvdQp;
     /** The packet being processed arrived with ECN Congestion Experienced. */
     private boolean rcvdCe;
+    /** The packet being processed was sent by a QP of this node to a multicast group ({@link #receiveLoopback}). */
+    private boolean loopback;
 
     Receiver(
         final RxeEngine engine,
@@ -59,7 +63,8 @@ final class Receiver
         final Responder responder,
         final DatagramResponder datagrams,
         final Completer completer,
-        final CongestionControl congestion)
+        final CongestionControl congestion,
+        final MulticastReceiver multicast)
     {
         this.congestion = congestion;
         this.engine = engine;
@@ -67,6 +72,30 @@ final class Receiver
         this.responder = responder;
         this.datagrams = datagrams;
         this.completer = completer;
+        this.multicast = multicast;
+    }
+
+    /**
+     * A multicast packet a QP of this node has just built (in its transmit buffer, ICRC written): the node's other
+     * QPs attached to the group receive it as from the wire, since the NIC does not hand a node its own frames.
+     */
+    void receiveLoopback(
+        final UnsafeBuffer buffer,
+        final int ipOffset,
+        final int udpOffset,
+        final int payloadOffset,
+        final int payloadLength,
+        final int ipVersion)
+    {
+        loopback = true;
+        try
+        {
+            receive(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
+        }
+        finally
+        {
+            loopback = false;
+        }
     }
 
     void receive(
@@ -190,6 +219,11 @@ final class Receiver
         p.srcUdpPort = buffer.getShort(udpOffset, RoceV2.NETWORK_ORDER) & 0xFFFF;
         sourceGid(buffer, ipOffset, ipVersion, p);
 
+        if (RoceV2.MULTICAST_QPN == p.destQpn) // rxe_rcv: DQPN 0xFFFFFF goes to every QP of the group
+        {
+            multicast.onPacket(p, payloadLength, loopback);
+            return;
+        }
         // QPN 1 is the GSI QP's own number: no GSI QP (rxe: no port qp_gsi_index) is an unknown QPN
         final QpContext qp = engine.lookup(p.destQpn);
         if (null == qp)

@@ -298,7 +298,7 @@ final class Requester
 
         final int headerLength = Opcode.headerLength(reqOpcode);
         final boolean sent;
-        if (tx.canGather(payload) && mr.zeroCopy(c.qp.pd(), wqe, payload))
+        if (tx.canGather(payload) && !tx.loopsBack(dgidHi, dgidLo) && mr.zeroCopy(c.qp.pd(), wqe, payload))
         {
             // the NIC reads the payload from the DMA-mapped MR (a retransmission reads it there again)
             sent = tx.finishGather(dgidHi, dgidLo, sport, headerLength, mr.region(), mr.zeroCopyVa(), payload, pad);

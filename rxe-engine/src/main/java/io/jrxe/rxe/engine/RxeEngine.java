@@ -435,6 +435,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Responder responder;
     private final ResponderOutput responderOutput;
     private final Receiver receiver;
+    /** Multicast groups with QPs of this node (engine thread). */
+    private final MulticastTable multicast;
     private final LocalOperations localOps;
     private final RecvCompleter recv;
     private final TransportTimers timers;
@@ -498,8 +500,11 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.completer = new Completer(this, mr, counters);
         this.responderOutput = new ResponderOutput(tx, mr, counters, maxQps);
         this.responder = new Responder(this, responderOutput, recv, mr, counters);
-        this.receiver = new Receiver(this, counters, responder, new DatagramResponder(recv, counters), completer,
-            congestion);
+        final DatagramResponder datagrams = new DatagramResponder(recv, counters);
+        this.multicast = new MulticastTable(packetIo);
+        this.receiver = new Receiver(this, counters, responder, datagrams, completer, congestion,
+            new MulticastReceiver(this, multicast, counters, datagrams));
+        tx.loopback(multicast, receiver);
         this.timers = new TransportTimers(maxQps, nowNs, ctx.timerTickNs(), ctx.ticksPerWheel());
         this.doorbell = new Doorbell(maxQps);
         // room for every QP's connect (RESET->INIT->RTR->RTS) and destroy: an application that sets up all its QPs
@@ -763,6 +768,38 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         offer(new QpModifyCommand(QpModifyCommand.DESTROY, context, QpState.RESET, 0, null, 0));
     }
 
+    /** {@inheritDoc} Application (control) thread: the engine's group table follows, in order with modifies. */
+    @Override
+    public void onAttachMcast(final QueuePair qp, final long gidHi, final long gidLo)
+    {
+        offer(new QpModifyCommand(QpModifyCommand.MCAST_ATTACH, qp.qpn(), gidHi, gidLo));
+    }
+
+    /** {@inheritDoc} Application (control) thread. */
+    @Override
+    public void onDetachMcast(final QueuePair qp, final long gidHi, final long gidLo)
+    {
+        offer(new QpModifyCommand(QpModifyCommand.MCAST_DETACH, qp.qpn(), gidHi, gidLo));
+    }
+
+    private void applyMcast(final QpModifyCommand cmd)
+    {
+        if (QpModifyCommand.MCAST_ATTACH == cmd.kind)
+        {
+            if (!multicast.attach(cmd.destQpn, cmd.dgidHi, cmd.dgidLo))
+            {
+                // the verbs layer allows rxe's 8192 groups; a stack configured for fewer cannot take this one
+                onInternalError(new IllegalStateException("QP " + cmd.destQpn + " attached to a multicast group " +
+                    "the network stack could not join (its group table is full): raise " +
+                    "NetStackContext.maxMulticastGroups to at least the groups the node's QPs use"));
+            }
+        }
+        else
+        {
+            multicast.detach(cmd.destQpn, cmd.dgidHi, cmd.dgidLo);
+        }
+    }
+
     @Override
     public void close()
     {
@@ -964,6 +1001,11 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
 
     private void apply(final QpModifyCommand cmd)
     {
+        if (QpModifyCommand.MCAST_ATTACH == cmd.kind || QpModifyCommand.MCAST_DETACH == cmd.kind)
+        {
+            applyMcast(cmd);
+            return;
+        }
         final QpContext c = cmd.context;
         if (QpModifyCommand.DESTROY == cmd.kind)
         {

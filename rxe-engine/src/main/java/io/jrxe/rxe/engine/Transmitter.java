@@ -69,6 +69,8 @@ final class Transmitter
     private int trafficClass;
     /** The QP the packet being built is counted on, null for the device only. */
     private QpContext owner;
+    private MulticastTable multicast;
+    private Receiver loopbackReceiver;
 
     Transmitter(final RxePacketIo io, final EngineCounters counters, final TxInflight inflight,
         final int defaultTrafficClass)
@@ -93,6 +95,24 @@ final class Transmitter
     boolean canGather(final int payload)
     {
         return gatherSupported && !ipv6 && payload >= ZERO_COPY_MIN_PAYLOAD;
+    }
+
+    /** Set-up: multicast packets to groups with QPs of this node also go to them, through {@code receiver}. */
+    void loopback(final MulticastTable table, final Receiver receiver)
+    {
+        this.multicast = table;
+        this.loopbackReceiver = receiver;
+    }
+
+    /**
+     * Whether a packet to {@code dstGidHi:dstGidLo} is also delivered on this node (a multicast group with QPs of
+     * this node): it is then built in the buffer (no zero-copy), where the local receive reads it.
+     */
+    boolean loopsBack(final long dstGidHi, final long dstGidLo)
+    {
+        final boolean multicastGid = 0xFF == (dstGidHi >>> 56) ||
+            (0 == dstGidHi && 0x0000_FFFFL == (dstGidLo >>> 32) && 0xE == ((dstGidLo >>> 28) & 0xF));
+        return multicastGid && null != multicast && multicast.hasGroup(dstGidHi, dstGidLo);
     }
 
     UnsafeBuffer buffer()
@@ -215,6 +235,12 @@ final class Transmitter
             return false;
         }
         lastFrameLength = pool.length(id);
+        if (loopsBack(dstGidHi, dstGidLo))
+        {
+            // before send(): the stack owns the buffer after it; the frame is complete and read only here
+            loopbackReceiver.receiveLoopback(buffer, ipOffset, bthOffset - RoceV2.UDP_HEADER_LENGTH, bthOffset,
+                udpPayloadLength, ipv6 ? 6 : 4);
+        }
         if (null != owner)
         {
             inflight.onSend(pool, id, owner); // counted until the pool has the buffer back, whoever frees it

@@ -126,6 +126,26 @@ public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandle
     }
 
     @Override
+    public boolean joinGroup(final long gidHi, final long gidLo)
+    {
+        return RxePacketIo.isIpv4Mapped(gidHi, gidLo) ?
+            stack.multicast().join4((int)gidLo) : stack.multicast().join6(gidHi, gidLo);
+    }
+
+    @Override
+    public void leaveGroup(final long gidHi, final long gidLo)
+    {
+        if (RxePacketIo.isIpv4Mapped(gidHi, gidLo))
+        {
+            stack.multicast().leave4((int)gidLo);
+        }
+        else
+        {
+            stack.multicast().leave6(gidHi, gidLo);
+        }
+    }
+
+    @Override
     public void send(final int id)
     {
         stack.send(id);

@@ -97,6 +97,23 @@ public interface RxePacketIo
     }
 
     /**
+     * The node's first QP attached to multicast group {@code gidHi:gidLo}: take the group's frames (the NIC's
+     * receive filter) and report the membership (IGMP/MLD). Engine thread, control path. The default, for packet
+     * I/O without a filter (an in-memory wire), takes every frame already.
+     *
+     * @return false if the group cannot be joined (the stack's table is full)
+     */
+    default boolean joinGroup(final long gidHi, final long gidLo)
+    {
+        return true;
+    }
+
+    /** The node's last QP left multicast group {@code gidHi:gidLo}. Engine thread, control path. */
+    default void leaveGroup(final long gidHi, final long gidLo)
+    {
+    }
+
+    /**
      * Queues a prepared packet for transmission; the buffer now belongs to the stack.
      *
      * @param id buffer prepared by {@link #prepare}

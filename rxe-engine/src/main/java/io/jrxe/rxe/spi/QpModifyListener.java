@@ -30,4 +30,27 @@ public interface QpModifyListener
     default void onDestroy(final QueuePair qp)
     {
     }
+
+    /**
+     * Told after {@link io.jrxe.rxe.verbs.RxeDevice#attachMcast} attached a UD QP to a multicast group it was not
+     * in yet, on the calling thread, outside the device lock.
+     *
+     * @param qp the QP.
+     * @param gidHi the group's GID, bytes 0..7.
+     * @param gidLo the group's GID, bytes 8..15.
+     */
+    default void onAttachMcast(final QueuePair qp, final long gidHi, final long gidLo)
+    {
+    }
+
+    /**
+     * Told after {@link io.jrxe.rxe.verbs.RxeDevice#detachMcast} detached a QP from a multicast group.
+     *
+     * @param qp the QP.
+     * @param gidHi the group's GID, bytes 0..7.
+     * @param gidLo the group's GID, bytes 8..15.
+     */
+    default void onDetachMcast(final QueuePair qp, final long gidHi, final long gidLo)
+    {
+    }
 }

@@ -27,6 +27,7 @@ final class AddressHandles
     AddressHandle create(final ProtectionDomain pd, final AhAttr attr)
     {
         check(attr);
+        fillMulticastMac(attr);
         final int handle = RxeDevice.allocate(handles, "AH", maxAh);
         final AddressHandle ah = new AddressHandle(pd, handle, attr);
         pd.acquire();
@@ -39,6 +40,7 @@ final class AddressHandles
     {
         checkAh(ah);
         check(attr);
+        fillMulticastMac(attr);
         ah.replace(attr);
     }
 
@@ -84,6 +86,25 @@ final class AddressHandles
         {
             throw new VerbsException(Errno.EINVAL, bad);
         }
+    }
+
+    /**
+     * ib_resolve_eth_dmac: a multicast GID needs no ARP/ND, its MAC is mapped from it (RFC 1112 §6.4: 01:00:5e and
+     * the low 23 bits of an IPv4 group; RFC 2464 §7: 33:33 and the low 32 bits of an IPv6 group). Set unless given.
+     */
+    static void fillMulticastMac(final AhAttr attr)
+    {
+        if (-1L == attr.dmac() && MulticastAttachments.isMulticast(attr.dgidHi(), attr.dgidLo()))
+        {
+            attr.dmac(multicastMac(attr.dgidHi(), attr.dgidLo()));
+        }
+    }
+
+    /** The MAC a multicast GID maps to; the GID must be multicast ({@link MulticastAttachments#isMulticast}). */
+    static long multicastMac(final long gidHi, final long gidLo)
+    {
+        return 0xFF == (gidHi >>> 56) ? 0x3333_0000_0000L | (gidLo & 0xFFFF_FFFFL) : 0x0100_5E00_0000L |
+            (gidLo & 0x7F_FFFFL);
     }
 
     private void checkAh(final AddressHandle ah)

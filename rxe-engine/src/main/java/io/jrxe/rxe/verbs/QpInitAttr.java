@@ -12,6 +12,7 @@ public final class QpInitAttr
     private SharedReceiveQueue srq;
     private final QpCap cap = new QpCap();
     private boolean sqSigAll;
+    private boolean multicastLoopback;
 
     /** @return QP type. */
     public QpType qpType()
@@ -96,6 +97,29 @@ public final class QpInitAttr
     public QpInitAttr sqSigAll(final boolean value)
     {
         sqSigAll = value;
+        return this;
+    }
+
+    /** @return true if the QP receives its own sends to a multicast group it is attached to. */
+    public boolean multicastLoopback()
+    {
+        return multicastLoopback;
+    }
+
+    /**
+     * Whether a UD QP attached to a multicast group receives the datagrams it sends to that group itself. Off by
+     * default: a publisher on a market-data group does not want its own messages back. Other QPs of the node that
+     * are attached to the group always receive them. Linux's default on mlx5 is the opposite (loopback on, turned
+     * off with {@code IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK}); rxe hands the sender its own datagrams whenever the IP
+     * stack loops them back. jrxe asks for it explicitly, so that a sender's receive queue is not filled by its own
+     * traffic unless it wants that.
+     *
+     * @param value deliver the QP's own multicast sends to it.
+     * @return this.
+     */
+    public QpInitAttr multicastLoopback(final boolean value)
+    {
+        multicastLoopback = value;
         return this;
     }
 }

@@ -127,7 +127,7 @@ final class QpVerbs
         }
     }
 
-    private void check(final QueuePair qp)
+    void check(final QueuePair qp)
     {
         if (null == qp || qp.isDestroyed() || qps.get(qp.qpn()) != qp)
         {

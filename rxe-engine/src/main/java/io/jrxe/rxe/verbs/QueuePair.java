@@ -26,6 +26,7 @@ public final class QueuePair
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
     private final SharedReceiveQueue srq;
+    private final boolean multicastLoopback;
     private final QpCap cap = new QpCap();
     private final QpAttr attr = new QpAttr();
     private final SendQueue sendQueue;
@@ -70,6 +71,7 @@ public final class QueuePair
         this.sendCq = init.sendCq();
         this.recvCq = init.recvCq();
         this.srq = init.srq();
+        this.multicastLoopback = init.multicastLoopback();
 
         // rxe_qp_init_req: the WQE holds max(max_send_sge * 16, max_inline) bytes, both caps grow to fill it
         final QpCap req = init.cap();
@@ -106,6 +108,12 @@ public final class QueuePair
     public QpType type()
     {
         return type;
+    }
+
+    /** @return whether the QP receives its own sends to a multicast group ({@link QpInitAttr#multicastLoopback}). */
+    public boolean multicastLoopback()
+    {
+        return multicastLoopback;
     }
 
     /** @return the QP number (1 for GSI, from 16 for others). */

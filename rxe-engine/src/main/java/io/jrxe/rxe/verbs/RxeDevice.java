@@ -50,6 +50,7 @@ public final class RxeDevice implements PortCapabilities
     private final CqVerbs cqVerbs;
     private final AsyncEvents asyncEvents = new AsyncEvents(this);
     private final AddressHandles ahs;
+    private final MulticastAttachments mcast = new MulticastAttachments();
     private volatile DeviceDma dma;
     private volatile AsyncEventHandler asyncEventHandler;
     private final VerbsPort port = new VerbsPort(this);
@@ -906,9 +907,53 @@ public final class RxeDevice implements PortCapabilities
     {
         synchronized (this)
         {
+            mcast.checkDestroy(qp);
             qpVerbs.destroy(qp);
         }
         port.destroyed(qp); // outside the lock: the engine may take a moment to accept it
+    }
+
+    /**
+     * {@code ib_attach_mcast}: the UD QP receives datagrams sent to multicast GID {@code gidHi:gidLo} (DQPN
+     * 0xFFFFFF), each checked against its own Q_Key; the node's NIC takes the group's MAC and the stack reports the
+     * membership (IGMP/MLD). Attaching again is a no-op, as in rxe.
+     *
+     * @param qp a UD QP.
+     * @param gidHi the group's GID, bytes 0..7 (ff00::/8, or ::ffff:224.0.0.0/100 for an IPv4 group).
+     * @param gidLo the group's GID, bytes 8..15.
+     * @throws VerbsException EINVAL for a GID that is not multicast or a QP that is not UD; ENOMEM beyond 8192
+     *                        groups or 56 QPs in a group
+     */
+    public void attachMcast(final QueuePair qp, final long gidHi, final long gidLo)
+    {
+        final boolean attached;
+        synchronized (this)
+        {
+            qpVerbs.check(qp);
+            attached = mcast.attach(qp, gidHi, gidLo);
+        }
+        if (attached)
+        {
+            port.attachedMcast(qp, gidHi, gidLo); // outside the lock, like a modify
+        }
+    }
+
+    /**
+     * {@code ib_detach_mcast}.
+     *
+     * @param qp the QP.
+     * @param gidHi the group's GID, bytes 0..7.
+     * @param gidLo the group's GID, bytes 8..15.
+     * @throws VerbsException EINVAL if the QP is not attached to the group
+     */
+    public void detachMcast(final QueuePair qp, final long gidHi, final long gidLo)
+    {
+        synchronized (this)
+        {
+            qpVerbs.check(qp);
+            mcast.detach(qp, gidHi, gidLo);
+        }
+        port.detachedMcast(qp, gidHi, gidLo);
     }
 
     /**

@@ -51,6 +51,26 @@ final class VerbsPort implements DevicePort
         return doorbell;
     }
 
+    /** After an attach to a multicast group, outside the device lock: the engine delivers the group's packets. */
+    void attachedMcast(final QueuePair qp, final long gidHi, final long gidLo)
+    {
+        final QpModifyListener listener = modifyListener;
+        if (null != listener)
+        {
+            listener.onAttachMcast(qp, gidHi, gidLo);
+        }
+    }
+
+    /** After a detach from a multicast group, outside the device lock. */
+    void detachedMcast(final QueuePair qp, final long gidHi, final long gidLo)
+    {
+        final QpModifyListener listener = modifyListener;
+        if (null != listener)
+        {
+            listener.onDetachMcast(qp, gidHi, gidLo);
+        }
+    }
+
     /**
      * After a modify, on the modifying thread, outside the device lock: the engine takes its copy of the attributes.
      *

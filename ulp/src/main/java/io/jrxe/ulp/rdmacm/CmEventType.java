@@ -29,9 +29,9 @@ public enum CmEventType
     DISCONNECTED,
     /** The device went away: destroy the id. */
     DEVICE_REMOVAL,
-    /** Multicast join succeeded (not used yet). */
+    /** A multicast join completed: the event carries the group's address vector, QPN 0xFFFFFF and Q_Key. */
     MULTICAST_JOIN,
-    /** Multicast error (not used yet). */
+    /** Multicast error (not raised by jrxe: a RoCE join is local and completes or throws). */
     MULTICAST_ERROR,
     /** The address changed (not used yet). */
     ADDR_CHANGE,

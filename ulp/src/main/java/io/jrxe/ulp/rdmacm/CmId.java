@@ -103,6 +103,7 @@ public final class CmId
     private final CmIdAddressing addressing;
     private final CmIdPassive passive;
     private final CmIdActive active;
+    private final CmIdMulticast multicast;
     final RdmaVerbs.Scratch scratch = new RdmaVerbs.Scratch();
 
     CmId(final RdmaCm rdmaCm, final EventChannel channel, final Object context, final PortSpace ps,
@@ -120,6 +121,7 @@ public final class CmId
         this.addressing = new CmIdAddressing(this);
         this.passive = new CmIdPassive(this);
         this.active = new CmIdActive(this);
+        this.multicast = new CmIdMulticast(this);
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -385,6 +387,7 @@ public final class CmId
     {
         if (null != qp)
         {
+            multicast.detachAll(qp);
             device.destroyQp(qp);
             qp = null;
         }
@@ -406,6 +409,43 @@ public final class CmId
         }
         pd = null;
         ownsPd = false;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Multicast
+    // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * {@code rdma_join_multicast}: join the IPv4 or IPv6 multicast group {@code address} ({@link CmIdMulticast}).
+     * The id's QP, if it has one, is attached to the group. MULTICAST_JOIN follows, carrying what a sender needs:
+     * {@link CmEvent#ahAttr()} (the group's GID), {@link CmEvent#qpNum()} 0xFFFFFF and {@link CmEvent#qkey()}.
+     *
+     * @param address the group (its port is ignored)
+     * @param context the application's, kept with the join
+     */
+    public void joinMulticast(final InetSocketAddress address, final Object context)
+    {
+        final AhAttr ah;
+        final int joinQkey;
+        synchronized (this)
+        {
+            ah = multicast.join(address, context);
+            joinQkey = qkey;
+        }
+        final long deadline = multicast.filterDeadline();
+        cm.submit(() -> multicast.whenTaken(() -> deliver(CmEventType.MULTICAST_JOIN, 0,
+            new ConnParam().qpNum(CmIdMulticast.multicastQpn()), null, joinQkey, ah), deadline));
+        CmIdWaits.awaitSync(this, CmEventType.MULTICAST_JOIN);
+    }
+
+    /**
+     * {@code rdma_leave_multicast}: the QP is detached from the group; EADDRNOTAVAIL if the id has not joined it.
+     *
+     * @param address the group
+     */
+    public synchronized void leaveMulticast(final InetSocketAddress address)
+    {
+        multicast.leave(address);
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -583,6 +623,7 @@ public final class CmId
         runOnCm(() -> keep[0] = endOnCm(listening, c));
         synchronized (this)
         {
+            multicast.leaveAll();
             if (null == keep[0])
             {
                 releaseQp();

@@ -97,10 +97,11 @@ final class CmIdAddressing
     private static IpAddress destination(final InetSocketAddress dst)
     {
         final IpAddress to = IpAddress.of(dst.getAddress());
-        if (to.isAny() || to.isMulticast())
+        // a multicast destination resolves at once to its mapped MAC (for rdma_join_multicast, as mckey uses it)
+        if (to.isAny())
         {
-            throw new RdmaCmException(Errno.EINVAL, "destination " + dst + " is not an IPv" + to.version() +
-                " unicast address");
+            throw new RdmaCmException(Errno.EINVAL, "destination " + dst + " is the IPv" + to.version() +
+                " wildcard address");
         }
         return to;
     }

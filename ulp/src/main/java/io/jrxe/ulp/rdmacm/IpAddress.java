@@ -80,10 +80,10 @@ record IpAddress(long hi, long lo)
         return !isIpv4() && 0xFE80 == ((hi >>> 48) & 0xFFC0);
     }
 
-    /** @return true for an IPv6 multicast address, ff00::/8 */
+    /** @return true for a multicast address, 224.0.0.0/4 or ff00::/8 */
     boolean isMulticast()
     {
-        return !isIpv4() && 0xFF == (hi >>> 56);
+        return isIpv4() ? 0xE == (ipv4() >>> 28) : 0xFF == (hi >>> 56);
     }
 
     /** @return an {@link java.net.Inet4Address} for IPv4, else an {@link java.net.Inet6Address} */
