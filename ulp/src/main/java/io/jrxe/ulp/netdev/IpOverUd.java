@@ -4,6 +4,7 @@ import io.jrxe.net.Checksum;
 import io.jrxe.net.Icmp;
 import io.jrxe.net.Ipv4;
 import io.jrxe.rxe.verbs.AddressHandle;
+import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.Errno;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
@@ -14,8 +15,14 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
 /**
  * An IPv4 host on an {@link UdNetdev}: it answers ICMP echo requests (RFC 792) and sends its own, so two jrxe
  * nodes can ping each other over the datagram service. Neighbours (IP address to address handle and QPN) come from
- * {@link #addNeighbor}; an echo request from an unknown sender is answered through an
- * address handle made from its receive, which is then kept as its neighbour entry.
+ * {@link #addNeighbor}, or from ARP ({@link IpoUdArp}) once {@link #broadcastGroup} names the group every host of
+ * the link joins: {@link #resolve} asks there, and a host answers a request for its address directly (RFC 826, as
+ * IPoIB does on its broadcast group). An echo request from an unknown sender is answered through an address handle
+ * made from its receive, which is then kept as its neighbour entry.
+ * <p>
+ * The broadcast group: IPoIB's broadcast GID (RFC 4391 §4, ff12:401b:ffff::ffff:ffff) is an IB multicast GID that
+ * RoCE v2 over IPv4 cannot address, so the group is an IPv4 one the user chooses, the same on every host of the
+ * link; {@link #DEFAULT_BROADCAST_GROUP} is an organisation-local group (RFC 2365).
  * <p>
  * Packets other than ICMP echo are counted and left alone; nothing malformed is answered (RFC 1122 §3.2.1: bad
  * version, header length, total length or checksum is dropped). One thread owns it, the netdev's owner.
@@ -35,7 +42,11 @@ public final class IpOverUd implements NetdevReceiver
         void onEchoReply(int source, int id, int sequence, int dataLength, boolean intact);
     }
 
+    /** A group for {@link #broadcastGroup}: 239.255.0.1, organisation-local scope (RFC 2365). */
+    public static final int DEFAULT_BROADCAST_GROUP = 0xEFFF_0001;
     private static final int MAX_NEIGHBORS = 256;
+    private static final int MULTICAST_QPN = 0xFF_FFFF;
+    private static final long IPV4_MAPPED_PREFIX = 0x0000_FFFF_0000_0000L;
 
     private final UdNetdev netdev;
     private final int address;
@@ -44,6 +55,9 @@ public final class IpOverUd implements NetdevReceiver
     private final AddressHandle[] neighborAh = new AddressHandle[MAX_NEIGHBORS];
     private final int[] neighborQpn = new int[MAX_NEIGHBORS];
     private final boolean[] neighborOwned = new boolean[MAX_NEIGHBORS];
+    /** The GID an ARP named for the neighbour (0 for entries from elsewhere). */
+    private final long[] neighborGidHi = new long[MAX_NEIGHBORS];
+    private final long[] neighborGidLo = new long[MAX_NEIGHBORS];
     private int neighbors;
     private EchoReplyListener listener;
     private int nextIpId;
@@ -51,6 +65,11 @@ public final class IpOverUd implements NetdevReceiver
     private long echoRepliesSent;
     private long echoRepliesRcvd;
     private long dropped;
+    private long arpRequestsSent;
+    private long arpRequestsAnswered;
+    private long arpRepliesRcvd;
+    private AddressHandle broadcastAh;
+    private int broadcastGroup;
 
     /**
      * @param netdev the device
@@ -117,6 +136,8 @@ public final class IpOverUd implements NetdevReceiver
         neighborAh[i] = ah;
         neighborQpn[i] = qpn;
         neighborOwned[i] = owned;
+        neighborGidHi[i] = 0;
+        neighborGidLo[i] = 0;
     }
 
     /**
@@ -200,6 +221,11 @@ public final class IpOverUd implements NetdevReceiver
     public void onPacket(
         final int etherType, final DirectBuffer packet, final int offset, final int length, final NetdevSender from)
     {
+        if (IpoUdHeader.ARP == etherType)
+        {
+            onArp(packet, offset, length);
+            return;
+        }
         if (IpoUdHeader.IPV4 != etherType || length < Ipv4.HEADER_LENGTH)
         {
             dropped++;
@@ -308,9 +334,138 @@ public final class IpOverUd implements NetdevReceiver
         return dropped;
     }
 
-    /** Destroys the address handles it made for learnt neighbours. */
+    /**
+     * Joins the link's broadcast group: the netdev's QP is attached to it and ARP requests go there.
+     *
+     * @param group an IPv4 multicast address, the same on every host of the link
+     * @return 0, or a negative errno (-EINVAL for an address that is not multicast, or a second group)
+     */
+    public int broadcastGroup(final int group)
+    {
+        if (!Ipv4.isMulticast(group) || null != broadcastAh)
+        {
+            return -Errno.EINVAL;
+        }
+        final long lo = IPV4_MAPPED_PREFIX | (group & 0xFFFF_FFFFL);
+        final int rc = netdev.attachMcast(0, lo, false, 0);
+        if (0 != rc)
+        {
+            return rc;
+        }
+        // hop limit 1: the broadcast domain is the link (RFC 4391 §4's link-local scope)
+        broadcastAh = netdev.hca().createAh(netdev.pd(), new AhAttr().dgid(0, lo).sgidIndex(netdev.sgidIndex())
+            .hopLimit(1).portNum(netdev.portNum()));
+        broadcastGroup = group;
+        return 0;
+    }
+
+    /**
+     * Asks the broadcast group who has {@code ip} (an ARP request); the answer adds the neighbour.
+     *
+     * @param ip the address to resolve
+     * @return 0 once sent, -EINVAL without a {@link #broadcastGroup}, or the netdev's error
+     */
+    public int resolve(final int ip)
+    {
+        if (null == broadcastAh)
+        {
+            return -Errno.EINVAL;
+        }
+        IpoUdArp.write(tx, 0, IpoUdArp.REQUEST, netdev.qpn(), netdev.gidHi(), netdev.gidLo(), address, 0, 0, 0, ip);
+        final int rc = netdev.send(IpoUdHeader.ARP, tx, 0, IpoUdArp.LENGTH, broadcastAh, MULTICAST_QPN);
+        if (0 == rc)
+        {
+            arpRequestsSent++;
+        }
+        return rc;
+    }
+
+    private void onArp(final DirectBuffer packet, final int offset, final int length)
+    {
+        if (!IpoUdArp.isValid(packet, offset, length))
+        {
+            dropped++;
+            return;
+        }
+        final int senderIp = IpoUdArp.senderIp(packet, offset);
+        final int senderQpn = IpoUdArp.senderQpn(packet, offset);
+        final long senderHi = IpoUdArp.senderGidHi(packet, offset);
+        final long senderLo = IpoUdArp.senderGidLo(packet, offset);
+        final boolean forUs = address == IpoUdArp.targetIp(packet, offset);
+        if (Ipv4.isMartian(senderIp) || (!forUs && find(senderIp) < 0))
+        {
+            return; // RFC 826: only a known sender's entry is refreshed by an ARP for someone else
+        }
+        learn(senderIp, senderQpn, senderHi, senderLo);
+        if (!forUs)
+        {
+            return;
+        }
+        if (IpoUdArp.REQUEST == IpoUdArp.operation(packet, offset))
+        {
+            final int n = find(senderIp);
+            IpoUdArp.write(tx, 0, IpoUdArp.REPLY, netdev.qpn(), netdev.gidHi(), netdev.gidLo(), address,
+                senderQpn, senderHi, senderLo, senderIp);
+            if (0 == netdev.send(IpoUdHeader.ARP, tx, 0, IpoUdArp.LENGTH, neighborAh[n], neighborQpn[n]))
+            {
+                arpRequestsAnswered++;
+            }
+        }
+        else
+        {
+            arpRepliesRcvd++;
+        }
+    }
+
+    /** An address vector to the GID the sender's ARP names (the ARP arrived on a group: no reply AH from it). */
+    private void learn(final int ip, final int qpn, final long gidHi, final long gidLo)
+    {
+        final int n = find(ip);
+        if (n >= 0 && neighborQpn[n] == qpn && neighborGidHi[n] == gidHi && neighborGidLo[n] == gidLo)
+        {
+            return;
+        }
+        final AddressHandle ah = netdev.hca().createAh(netdev.pd(), new AhAttr().dgid(gidHi, gidLo)
+            .sgidIndex(netdev.sgidIndex()).hopLimit(64).portNum(netdev.portNum()));
+        putNeighbor(ip, ah, qpn, true);
+        final int at = find(ip);
+        neighborGidHi[at] = gidHi;
+        neighborGidLo[at] = gidLo;
+    }
+
+    /** @return ARP requests sent by {@link #resolve} */
+    public long arpRequestsSent()
+    {
+        return arpRequestsSent;
+    }
+
+    /** @return ARP requests for this host answered */
+    public long arpRequestsAnswered()
+    {
+        return arpRequestsAnswered;
+    }
+
+    /** @return ARP replies received */
+    public long arpRepliesRcvd()
+    {
+        return arpRepliesRcvd;
+    }
+
+    /** @return the broadcast group joined, 0 if none */
+    public int broadcastGroup()
+    {
+        return broadcastGroup;
+    }
+
+    /** Destroys the address handles it made for learnt neighbours and for the broadcast group, and leaves it. */
     public void close()
     {
+        if (null != broadcastAh)
+        {
+            netdev.destroyAh(broadcastAh);
+            netdev.detachMcast(0, IPV4_MAPPED_PREFIX | (broadcastGroup & 0xFFFF_FFFFL));
+            broadcastAh = null;
+        }
         for (int i = 0; i < neighbors; i++)
         {
             if (neighborOwned[i])

@@ -27,6 +27,8 @@ import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Arrays;
+
 /**
  * An {@link RdmaNetdev} on one UD QP, as the kernel's IPoIB datagram mode is: every packet is one UD SEND with the
  * 4-byte {@link IpoUdHeader} in front, to the AH and QPN the caller names, with the netdev's Q_Key.
@@ -152,6 +154,8 @@ public final class UdNetdev implements RdmaNetdev
     private final int sgidIndex;
     private final int pathMtu;
     private final int mtu;
+    private final long gidHi;
+    private final long gidLo;
     private final ProtectionDomain pd;
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
@@ -165,9 +169,15 @@ public final class UdNetdev implements RdmaNetdev
     private int freeTxCount;
     private final SendWorkRequest sendWr = new SendWorkRequest(1);
     private final RecvWorkRequest recvWr = new RecvWorkRequest(1);
+    /** Receive completions being handed over; apart from the send ones, since a receiver may send (and reclaim). */
     private final WorkCompletion[] wcs = new WorkCompletion[POLL_BATCH];
+    private final WorkCompletion[] sendWcs = new WorkCompletion[POLL_BATCH];
     private final NetdevSender sender = new NetdevSender(this);
     private final NetdevStats stats = new NetdevStats();
+    /** The multicast groups the QP is attached to (control path only: attach, detach, close). */
+    private long[] groupHi = new long[4];
+    private long[] groupLo = new long[4];
+    private int groups;
     private int qkey;
     private int id;
     private boolean closed;
@@ -199,6 +209,11 @@ public final class UdNetdev implements RdmaNetdev
         this.recvDepth = ctx.recvDepth();
         this.pathMtu = device.queryPort(portNum, new PortAttr()).activeMtu().bytes();
         this.mtu = pathMtu - IpoUdHeader.LENGTH;
+        final byte[] gid = new byte[16];
+        device.queryGid(portNum, sgidIndex, gid);
+        final UnsafeBuffer gidView = new UnsafeBuffer(gid);
+        this.gidHi = gidView.getLong(0, java.nio.ByteOrder.BIG_ENDIAN);
+        this.gidLo = gidView.getLong(8, java.nio.ByteOrder.BIG_ENDIAN);
         this.rxSlot = GRH + pathMtu;
         this.txBase = recvDepth * rxSlot;
         this.freeTx = new int[ctx.sendDepth()];
@@ -209,6 +224,7 @@ public final class UdNetdev implements RdmaNetdev
         for (int i = 0; i < wcs.length; i++)
         {
             wcs[i] = new WorkCompletion();
+            sendWcs[i] = new WorkCompletion();
         }
         pd = device.allocPd();
         sendCq = device.createCq(ctx.sendDepth(), null);
@@ -274,6 +290,18 @@ public final class UdNetdev implements RdmaNetdev
     public int qpn()
     {
         return qp.qpn();
+    }
+
+    /** @return the high 64 bits of the GID it sends from (GID index {@link #sgidIndex()}) */
+    public long gidHi()
+    {
+        return gidHi;
+    }
+
+    /** @return the low 64 bits of that GID */
+    public long gidLo()
+    {
+        return gidLo;
     }
 
     /** @return the Q_Key it sends with and accepts */
@@ -398,10 +426,10 @@ public final class UdNetdev implements RdmaNetdev
     /** Frees the transmit slots of completed sends. */
     private void reclaim()
     {
-        final int n = sendCq.poll(wcs, wcs.length);
+        final int n = sendCq.poll(sendWcs, sendWcs.length);
         for (int i = 0; i < n; i++)
         {
-            final WorkCompletion wc = wcs[i];
+            final WorkCompletion wc = sendWcs[i];
             freeTx[freeTxCount++] = (int)wc.wrId();
             if (WcStatus.SUCCESS.code() != wc.status())
             {
@@ -435,13 +463,79 @@ public final class UdNetdev implements RdmaNetdev
     @Override
     public int attachMcast(final long gidHi, final long gidLo, final boolean setQkey, final int qkey)
     {
-        return -Errno.EOPNOTSUPP; // wired to the device's attachMcast once UD multicast is on main
+        if (closed)
+        {
+            return -Errno.EINVAL;
+        }
+        try
+        {
+            if (setQkey && qkey != this.qkey)
+            {
+                if (qkey < 0)
+                {
+                    return -Errno.EINVAL; // a controlled Q_Key cannot be sent with (IBA C10-15)
+                }
+                device.modifyQp(qp, new QpAttr().qkey(qkey), QpAttrMask.QKEY);
+                this.qkey = qkey;
+            }
+            device.attachMcast(qp, gidHi, gidLo);
+            remember(gidHi, gidLo);
+            return 0;
+        }
+        catch (final VerbsException ex)
+        {
+            return -ex.errno();
+        }
     }
 
     @Override
     public int detachMcast(final long gidHi, final long gidLo)
     {
-        return -Errno.EOPNOTSUPP;
+        if (closed)
+        {
+            return -Errno.EINVAL;
+        }
+        try
+        {
+            device.detachMcast(qp, gidHi, gidLo);
+            forget(gidHi, gidLo);
+            return 0;
+        }
+        catch (final VerbsException ex)
+        {
+            return -ex.errno();
+        }
+    }
+
+    private void remember(final long gidHi, final long gidLo)
+    {
+        for (int i = 0; i < groups; i++)
+        {
+            if (groupHi[i] == gidHi && groupLo[i] == gidLo)
+            {
+                return; // attaching again is a no-op, as in rxe
+            }
+        }
+        if (groups == groupHi.length)
+        {
+            groupHi = Arrays.copyOf(groupHi, 2 * groups);
+            groupLo = Arrays.copyOf(groupLo, 2 * groups);
+        }
+        groupHi[groups] = gidHi;
+        groupLo[groups++] = gidLo;
+    }
+
+    private void forget(final long gidHi, final long gidLo)
+    {
+        for (int i = 0; i < groups; i++)
+        {
+            if (groupHi[i] == gidHi && groupLo[i] == gidLo)
+            {
+                groupHi[i] = groupHi[--groups];
+                groupLo[i] = groupLo[groups];
+                return;
+            }
+        }
     }
 
     @Override
@@ -452,6 +546,11 @@ public final class UdNetdev implements RdmaNetdev
             return;
         }
         closed = true;
+        for (int i = groups - 1; i >= 0; i--)
+        {
+            device.detachMcast(qp, groupHi[i], groupLo[i]); // a QP still attached cannot be destroyed (EBUSY)
+        }
+        groups = 0;
         device.destroyQp(qp);
         device.destroyCq(sendCq);
         device.destroyCq(recvCq);

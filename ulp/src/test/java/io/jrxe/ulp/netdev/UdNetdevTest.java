@@ -128,6 +128,48 @@ class UdNetdevTest
     }
 
     @Test
+    void resolvesThroughTheBroadcastGroupThenPings()
+    {
+        assertEquals(0, hostA.broadcastGroup(IpOverUd.DEFAULT_BROADCAST_GROUP));
+        assertEquals(0, hostB.broadcastGroup(IpOverUd.DEFAULT_BROADCAST_GROUP));
+        pair.settle(SECOND / 1000); // the joins reach the stacks and the NICs' filters
+        assertEquals(-Errno.EHOSTUNREACH, hostA.sendEchoRequest(HOST_B, 1, 1, 8));
+        assertEquals(0, hostA.resolve(HOST_B));
+        runUntil(() -> hostA.hasNeighbor(HOST_B), "the ARP reply");
+        assertEquals(1, hostA.arpRequestsSent());
+        assertEquals(1, hostB.arpRequestsAnswered());
+        assertEquals(1, hostA.arpRepliesRcvd());
+        assertTrue(hostB.hasNeighbor(HOST_A), "B learnt A from the request");
+        hostA.echoReplyListener((src, id, seq, len, intact) -> replies.add(seq + " " + len + " " + intact));
+        assertEquals(0, hostA.sendEchoRequest(HOST_B, 3, 9, 100));
+        runUntil(() -> replies.size() == 1, "the echo reply");
+        assertEquals(List.of("9 100 true"), replies);
+        // a request for an address nobody has goes unanswered
+        assertEquals(0, hostA.resolve(Ipv4.parse("192.168.77.9")));
+        pair.settle(SECOND / 1000);
+        hostA.doWork();
+        hostB.doWork();
+        assertEquals(1, hostB.arpRequestsAnswered());
+        assertFalse(hostA.hasNeighbor(Ipv4.parse("192.168.77.9")));
+    }
+
+    @Test
+    void multicastAttachRefusesWhatTheKernelRefuses()
+    {
+        final long unicast = 0x0000_FFFF_0000_0000L | (NodePair.IP_B & 0xFFFF_FFFFL);
+        assertEquals(-Errno.EINVAL, netA.attachMcast(0, unicast, false, 0), "not a multicast GID");
+        assertEquals(-Errno.EINVAL, netA.detachMcast(0, 0x0000_FFFF_EF01_0203L), "not attached");
+        assertEquals(-Errno.EINVAL, hostA.broadcastGroup(HOST_B), "not a multicast address");
+        assertEquals(-Errno.EINVAL, hostA.resolve(HOST_B), "no broadcast group yet");
+        assertEquals(0, netA.attachMcast(0, 0x0000_FFFF_EF01_0203L, true, 0x4444));
+        assertEquals(0x4444, netA.qkey(), "set_qkey takes the group's Q_Key");
+        assertEquals(0, netA.attachMcast(0, 0x0000_FFFF_EF01_0203L, false, 0), "attaching again is a no-op");
+        assertEquals(0, netA.detachMcast(0, 0x0000_FFFF_EF01_0203L));
+        assertEquals(0, netA.attachMcast(0, 0x0000_FFFF_EF01_0204L, false, 0));
+        // close() detaches what is left: destroying an attached QP would be EBUSY
+    }
+
+    @Test
     void mtuIsThePathMtuLessTheHeaderAndLongerPacketsAreRefused()
     {
         final int pathMtu = pair.a().device().queryPort(1, new PortAttr()).activeMtu().bytes();
