@@ -1,5 +1,6 @@
 package io.jrxe.ulp.cmapps;
 
+import io.jrxe.net.Ipv6;
 import io.jrxe.rxe.verbs.AddressHandle;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.PortAttr;
@@ -259,42 +260,6 @@ public final class Mckey
             return "::ffff:" + ((lo >>> 24) & 0xFF) + "." + ((lo >>> 16) & 0xFF) + "." + ((lo >>> 8) & 0xFF) + "." +
                 (lo & 0xFF);
         }
-        final int[] groups = new int[8];
-        for (int i = 0; i < 8; i++)
-        {
-            groups[i] = (int)(((i < 4 ? hi : lo) >>> (48 - 16 * (i & 3))) & 0xFFFF);
-        }
-        int bestStart = -1;
-        int bestLength = 1; // RFC 5952 §4.2.2: a single zero group is not shortened
-        for (int i = 0; i < 8; )
-        {
-            int j = i;
-            while (j < 8 && 0 == groups[j])
-            {
-                j++;
-            }
-            if (j - i > bestLength)
-            {
-                bestStart = i;
-                bestLength = j - i;
-            }
-            i = j == i ? i + 1 : j;
-        }
-        final StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 8; i++)
-        {
-            if (i == bestStart)
-            {
-                sb.append("::");
-                i += bestLength - 1;
-                continue;
-            }
-            if (sb.length() > 0 && ':' != sb.charAt(sb.length() - 1))
-            {
-                sb.append(':');
-            }
-            sb.append(Integer.toHexString(groups[i]));
-        }
-        return sb.toString();
+        return Ipv6.format(hi, lo);
     }
 }
