@@ -6,6 +6,7 @@ import io.jrxe.net.Ipv4;
 import io.jrxe.rxe.verbs.AddressHandle;
 import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.Errno;
+import io.jrxe.rxe.verbs.VerbsException;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -119,12 +120,21 @@ public final class IpOverUd implements NetdevReceiver
 
     private void putNeighbor(final int ip, final AddressHandle ah, final int qpn, final boolean owned)
     {
+        if (tryPutNeighbor(ip, ah, qpn, owned) < 0)
+        {
+            throw new IllegalStateException("neighbour table full (" + MAX_NEIGHBORS + " entries)");
+        }
+    }
+
+    /** @return the entry's index, or -1 when the table is full (the caller still owns {@code ah} then) */
+    private int tryPutNeighbor(final int ip, final AddressHandle ah, final int qpn, final boolean owned)
+    {
         int i = find(ip);
         if (i < 0)
         {
             if (MAX_NEIGHBORS == neighbors)
             {
-                throw new IllegalStateException("neighbour table full (" + MAX_NEIGHBORS + " entries)");
+                return -1;
             }
             i = neighbors++;
         }
@@ -138,6 +148,35 @@ public final class IpOverUd implements NetdevReceiver
         neighborOwned[i] = owned;
         neighborGidHi[i] = 0;
         neighborGidLo[i] = 0;
+        return i;
+    }
+
+    /**
+     * Learns a neighbour from what it sent, with an address handle of its own; a full table or a handle the
+     * device refuses drops the packet (counted) rather than failing the receive.
+     *
+     * @return the entry's index, or -1
+     */
+    private int learnt(final int ip, final int qpn, final NetdevSender from, final long gidHi, final long gidLo)
+    {
+        final AddressHandle ah;
+        try
+        {
+            ah = null == from ? netdev.hca().createAh(netdev.pd(), new AhAttr().dgid(gidHi, gidLo)
+                .sgidIndex(netdev.sgidIndex()).hopLimit(64).portNum(netdev.portNum())) : from.createAh();
+        }
+        catch (final VerbsException ex)
+        {
+            dropped++;
+            return -1;
+        }
+        final int n = tryPutNeighbor(ip, ah, qpn, true);
+        if (n < 0)
+        {
+            netdev.destroyAh(ah);
+            dropped++;
+        }
+        return n;
     }
 
     /**
@@ -250,6 +289,11 @@ public final class IpOverUd implements NetdevReceiver
             return;
         }
         final int src = packet.getInt(offset + Ipv4.SRC_OFFSET, BIG_ENDIAN);
+        if (Ipv4.isMartian(src))
+        {
+            dropped++; // RFC 1122 §3.2.1.3: never answered, never learnt
+            return;
+        }
         final int type = packet.getByte(icmp + Icmp.TYPE_OFFSET) & 0xFF;
         final int id = packet.getShort(icmp + 4, BIG_ENDIAN) & 0xFFFF;
         final int sequence = packet.getShort(icmp + 6, BIG_ENDIAN) & 0xFFFF;
@@ -297,8 +341,11 @@ public final class IpOverUd implements NetdevReceiver
         int n = find(src);
         if (n < 0 || neighborQpn[n] != from.qpn())
         {
-            putNeighbor(src, from.createAh(), from.qpn(), true); // learnt from the request, as a reply needs
-            n = find(src);
+            n = learnt(src, from.qpn(), from, 0, 0); // learnt from the request, as a reply needs
+            if (n < 0)
+            {
+                return;
+            }
         }
         final int out = Ipv4.HEADER_LENGTH;
         tx.putBytes(out, packet, icmp, icmpLength);
@@ -396,14 +443,13 @@ public final class IpOverUd implements NetdevReceiver
         {
             return; // RFC 826: only a known sender's entry is refreshed by an ARP for someone else
         }
-        learn(senderIp, senderQpn, senderHi, senderLo);
-        if (!forUs)
+        final int n = learn(senderIp, senderQpn, senderHi, senderLo);
+        if (!forUs || n < 0)
         {
             return;
         }
         if (IpoUdArp.REQUEST == IpoUdArp.operation(packet, offset))
         {
-            final int n = find(senderIp);
             IpoUdArp.write(tx, 0, IpoUdArp.REPLY, netdev.qpn(), netdev.gidHi(), netdev.gidLo(), address,
                 senderQpn, senderHi, senderLo, senderIp);
             if (0 == netdev.send(IpoUdHeader.ARP, tx, 0, IpoUdArp.LENGTH, neighborAh[n], neighborQpn[n]))
@@ -417,20 +463,25 @@ public final class IpOverUd implements NetdevReceiver
         }
     }
 
-    /** An address vector to the GID the sender's ARP names (the ARP arrived on a group: no reply AH from it). */
-    private void learn(final int ip, final int qpn, final long gidHi, final long gidLo)
+    /**
+     * An address vector to the GID the sender's ARP names (the ARP arrived on a group: no reply AH from it).
+     *
+     * @return the entry's index, or -1 if it could not be learnt
+     */
+    private int learn(final int ip, final int qpn, final long gidHi, final long gidLo)
     {
         final int n = find(ip);
         if (n >= 0 && neighborQpn[n] == qpn && neighborGidHi[n] == gidHi && neighborGidLo[n] == gidLo)
         {
-            return;
+            return n;
         }
-        final AddressHandle ah = netdev.hca().createAh(netdev.pd(), new AhAttr().dgid(gidHi, gidLo)
-            .sgidIndex(netdev.sgidIndex()).hopLimit(64).portNum(netdev.portNum()));
-        putNeighbor(ip, ah, qpn, true);
-        final int at = find(ip);
-        neighborGidHi[at] = gidHi;
-        neighborGidLo[at] = gidLo;
+        final int at = learnt(ip, qpn, null, gidHi, gidLo);
+        if (at >= 0)
+        {
+            neighborGidHi[at] = gidHi;
+            neighborGidLo[at] = gidLo;
+        }
+        return at;
     }
 
     /** @return ARP requests sent by {@link #resolve} */

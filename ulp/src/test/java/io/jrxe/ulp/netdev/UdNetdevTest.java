@@ -154,6 +154,26 @@ class UdNetdevTest
     }
 
     @Test
+    void aFullNeighbourTableDropsWhatItCannotLearnAndGoesOn()
+    {
+        final UnsafeBuffer arp = new UnsafeBuffer(new byte[IpoUdArp.LENGTH]);
+        for (int i = 0; i < 300; i++)
+        {
+            final int sender = Ipv4.parse("192.168.78.0") + i;
+            IpoUdArp.write(arp, 0, IpoUdArp.REQUEST, 100 + i, 0, 0x0000_FFFF_0000_0000L | (sender & 0xFFFF_FFFFL),
+                sender, 0, 0, 0, HOST_B);
+            hostB.onPacket(IpoUdHeader.ARP, arp, 0, IpoUdArp.LENGTH, null);
+        }
+        assertTrue(hostB.hasNeighbor(Ipv4.parse("192.168.78.0") + 255));
+        assertFalse(hostB.hasNeighbor(Ipv4.parse("192.168.78.0") + 256));
+        assertEquals(300 - 256, hostB.dropped());
+        // a malformed ARP (hardware length 6, Ethernet's) is dropped and counted too
+        arp.putByte(4, (byte)6);
+        hostB.onPacket(IpoUdHeader.ARP, arp, 0, IpoUdArp.LENGTH, null);
+        assertEquals(300 - 256 + 1, hostB.dropped());
+    }
+
+    @Test
     void multicastAttachRefusesWhatTheKernelRefuses()
     {
         final long unicast = 0x0000_FFFF_0000_0000L | (NodePair.IP_B & 0xFFFF_FFFFL);
