@@ -241,4 +241,17 @@ class OpcodeTest
             prev = op;
         }
     }
+
+    @Test
+    void shouldNotYetAcceptXrcOpcodesSoTheReceiverDropsThemAsBadOpcode()
+    {
+        // XRC opcodes are transport prefix 0b101 (IBA Table 35): 0xA0 XRC SEND_FIRST .. 0xB7 SEND_ONLY_WITH_INV.
+        // Without the XRC data path their XRCETH cannot be parsed, so they must stay invalid (a counted drop).
+        for (int opcode = 0xA0; opcode <= 0xBF; opcode++)
+        {
+            assertFalse(isValid(opcode), name(opcode));
+            assertEquals(0, headerLength(opcode), name(opcode));
+            assertEquals(5, qpType(opcode));
+        }
+    }
 }
