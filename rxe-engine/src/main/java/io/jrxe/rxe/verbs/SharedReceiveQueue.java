@@ -45,6 +45,9 @@ public final class SharedReceiveQueue extends UseCounted
     private RecvWorkRequest badWr;
     private int badWrIndex = -1;
     private String postError;
+    /** XRC SRQ only (IBA 11.2.2): its XRC domain and its CQ; both null for a basic SRQ. */
+    private XrcDomain xrcd;
+    private CompletionQueue cq;
 
     SharedReceiveQueue(
         final RxeDevice device, final ProtectionDomain pd, final int handle, final int maxWr, final int maxSge,
@@ -59,10 +62,6 @@ public final class SharedReceiveQueue extends UseCounted
         this.maxWr = ring.capacity();
         LIMIT.setRelease(this, limit);
     }
-
-    /** XRC SRQ only (IBA 11.2.2): its XRC domain and its CQ; both null for a basic SRQ. */
-    private XrcDomain xrcd;
-    private CompletionQueue cq;
 
     void xrc(final XrcDomain xrcd, final CompletionQueue cq)
     {

@@ -50,9 +50,4 @@ final class XrcdVerbs
             throw new VerbsException(Errno.EINVAL, "XRCD is null, deallocated or from another device");
         }
     }
-
-    int count()
-    {
-        return xrcds.size();
-    }
 }
