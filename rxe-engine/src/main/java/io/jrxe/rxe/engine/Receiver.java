@@ -176,7 +176,10 @@ final class Receiver
             congestion.onCnp(buffer, payloadOffset, payloadLength); // DCQCN reaction point
             return;
         }
-        if (!Opcode.isValid(opcode) || Opcode.QP_RD == Opcode.qpType(opcode))
+        // RD is not supported; XRC opcodes are in the table but jrxe has no XRC QPs yet (no XRCETH handling), so
+        // both are bad opcodes here, as they are for rxe, which knows neither
+        final int opcodeQpType = Opcode.qpType(opcode);
+        if (!Opcode.isValid(opcode) || Opcode.QP_RD == opcodeQpType || Opcode.QP_XRC == opcodeQpType)
         {
             counters.increment(RxeCounter.BAD_OPCODE);
             return;

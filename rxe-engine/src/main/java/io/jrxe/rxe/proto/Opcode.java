@@ -1,16 +1,18 @@
 package io.jrxe.rxe.proto;
 
 /**
- * The BTH opcode table for RC, UC and UD (IBA 9.2 Table 35, rxe_opcode.c) plus the CNP (opcode 0x81, Annex A17
+ * The BTH opcode table for RC, UC, UD and XRC (IBA 9.2 Table 35, rxe_opcode.c; XRC is not in rxe) plus the CNP
+ * (opcode 0x81, Annex A17
  * congestion notification), as primitive lookups indexed by the opcode byte so that the receive path does one
  * array load per question and allocates nothing.
  * <pre>
  *  opcode byte:  7 6 5 | 4 3 2 1 0
  *               +------+-----------+
- *               |  QP  | operation |   QP: 000 RC, 001 UC, 010 RD (unsupported), 011 UD, 100 CNP
+ *               |  QP  | operation |   QP: 000 RC, 001 UC, 010 RD (unsupported), 011 UD, 100 CNP, 101 XRC
  *               +------+-----------+
  *
- *  packet from the BTH on:  BTH | DETH | FETH | RETH | AtomicETH | AETH | AtomicAckETH | ImmDt | IETH | payload
+ *  packet from the BTH on:  BTH | XRCETH | DETH | FETH | RETH | AtomicETH | AETH | AtomicAckETH | ImmDt | IETH
+ *                           | payload
  *                           (only the headers of the opcode's mask are present, always in this order)
  * </pre>
  * Offsets returned here are from the first byte of the BTH. Masks are {@code int} bit sets of the {@code *_MASK}
@@ -34,6 +36,8 @@ public final class Opcode
     public static final int QP_UD = 3;
     /** "QP type" of the CNP opcode. */
     public static final int QP_CNP = 4;
+    /** QP type of an XRC opcode (IBA Table 35: transport prefix 101). */
+    public static final int QP_XRC = 5;
 
     // Operation codes, the low 5 bits (IBA Table 35).
     /** Operation SEND First. */
@@ -190,45 +194,47 @@ public final class Opcode
     /** Header mask: FETH present. */
     public static final int FETH_MASK = 1 << 7;
     /** The packet carries a payload (possibly of zero length). */
-    public static final int PAYLOAD_MASK = 1 << 8;
+    /** Header mask: XRCETH present (XRC requests, right after the BTH). */
+    public static final int XRCETH_MASK = 1 << 8;
+    public static final int PAYLOAD_MASK = 1 << 9;
     /** A request: handled by the responder (rxe RXE_REQ_MASK). */
-    public static final int REQ_MASK = 1 << 9;
+    public static final int REQ_MASK = 1 << 10;
     /** A response (read response, ACK, atomic ACK): handled by the completer (rxe RXE_ACK_MASK). */
-    public static final int RESP_MASK = 1 << 10;
+    public static final int RESP_MASK = 1 << 11;
     /** Request of a SEND message. */
-    public static final int SEND_MASK = 1 << 11;
+    public static final int SEND_MASK = 1 << 12;
     /** Request of an RDMA WRITE message. */
-    public static final int WRITE_MASK = 1 << 12;
+    public static final int WRITE_MASK = 1 << 13;
     /** RDMA READ request. */
-    public static final int READ_MASK = 1 << 13;
+    public static final int READ_MASK = 1 << 14;
     /** CmpSwap or FetchAdd request. */
-    public static final int ATOMIC_MASK = 1 << 14;
+    public static final int ATOMIC_MASK = 1 << 15;
     /** FLUSH request. */
-    public static final int FLUSH_MASK = 1 << 15;
+    public static final int FLUSH_MASK = 1 << 16;
     /** ATOMIC WRITE request. */
-    public static final int ATOMIC_WRITE_MASK = 1 << 16;
+    public static final int ATOMIC_WRITE_MASK = 1 << 17;
     /** Consumes a receive WQE at the responder (first packet of a SEND, WRITE with immediate). */
-    public static final int RWR_MASK = 1 << 17;
+    public static final int RWR_MASK = 1 << 18;
     /** Completes a receive WQE at the responder (last packet of a SEND, WRITE with immediate). */
-    public static final int COMP_MASK = 1 << 18;
+    public static final int COMP_MASK = 1 << 19;
     /** First packet of a message (FIRST or ONLY). */
-    public static final int START_MASK = 1 << 19;
+    public static final int START_MASK = 1 << 20;
     /** Middle packet of a message. */
-    public static final int MIDDLE_MASK = 1 << 20;
+    public static final int MIDDLE_MASK = 1 << 21;
     /** Last packet of a message (LAST or ONLY). */
-    public static final int END_MASK = 1 << 21;
+    public static final int END_MASK = 1 << 22;
     /** Acknowledge or Atomic Acknowledge: an AETH-carrying response without payload data. */
-    public static final int ACK_MASK = 1 << 22;
+    public static final int ACK_MASK = 1 << 23;
     /** RC request: the responder must acknowledge its PSN, explicitly or by a later ACK / response (9.7.5.1). */
-    public static final int REQUIRES_ACK_MASK = 1 << 23;
+    public static final int REQUIRES_ACK_MASK = 1 << 24;
     /** RDMA READ response (FIRST, MIDDLE, LAST or ONLY). */
-    public static final int READ_RESP_MASK = 1 << 24;
+    public static final int READ_RESP_MASK = 1 << 25;
     /** Congestion notification packet. */
-    public static final int CNP_MASK = 1 << 25;
+    public static final int CNP_MASK = 1 << 26;
 
     /** All extension header bits. */
     public static final int HEADER_MASKS = RETH_MASK | AETH_MASK | ATMETH_MASK | ATMACK_MASK | IMMDT_MASK |
-        IETH_MASK | DETH_MASK | FETH_MASK;
+        IETH_MASK | DETH_MASK | FETH_MASK | XRCETH_MASK;
 
     /** Request positions for {@link #requestOpcode(int, int, int)}: first packet of a multi-packet message. */
     public static final int POS_FIRST = 0;
@@ -262,8 +268,8 @@ public final class Opcode
 
     private static final int KINDS = 10;
     private static final int POSITIONS = 4;
-    private static final int QP_TYPES = 5;
-    private static final int HEADER_TYPES = 8;
+    private static final int QP_TYPES = 6;
+    private static final int HEADER_TYPES = 9;
 
     private static final boolean[] VALID = new boolean[256];
     private static final String[] NAMES = new String[256];
@@ -284,7 +290,8 @@ public final class Opcode
 
     /**
      * @param opcode opcode byte 0..255 (other values are invalid)
-     * @return true if the engine knows this opcode (RC, UC, UD or CNP)
+     * @return true if the table knows this opcode (RC, UC, UD, XRC or CNP); the receiver still drops XRC ones
+     *         (no XRC data path yet)
      */
     public static boolean isValid(final int opcode)
     {
@@ -393,6 +400,15 @@ public final class Opcode
     public static int iethOffset(final int opcode)
     {
         return offset(opcode, IETH_MASK);
+    }
+
+    /**
+     * @param opcode opcode byte
+     * @return XRCETH offset from the BTH ({@link Bth#LENGTH} on every XRC request), -1 if absent
+     */
+    public static int xrcethOffset(final int opcode)
+    {
+        return offset(opcode, XRCETH_MASK);
     }
 
     /**

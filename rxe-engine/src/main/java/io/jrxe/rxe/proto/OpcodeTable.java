@@ -8,11 +8,11 @@ import static io.jrxe.rxe.proto.Opcode.*;
  */
 final class OpcodeTable
 {
-    /** Extension headers in wire order after the BTH (IBA 9.2, rxe_opcode.c offsets). */
-    private static final int[] WIRE_ORDER = {DETH_MASK, FETH_MASK, RETH_MASK, ATMETH_MASK, AETH_MASK, ATMACK_MASK,
-        IMMDT_MASK, IETH_MASK};
-    private static final int[] WIRE_LENGTH = {Deth.LENGTH, Feth.LENGTH, Reth.LENGTH, AtomicEth.LENGTH, Aeth.LENGTH,
-        AtomicAckEth.LENGTH, ImmDt.LENGTH, Ieth.LENGTH};
+    /** Extension headers in wire order after the BTH (IBA 9.2, rxe_opcode.c offsets; XRCETH first, IBA 9.3.4). */
+    private static final int[] WIRE_ORDER = {XRCETH_MASK, DETH_MASK, FETH_MASK, RETH_MASK, ATMETH_MASK, AETH_MASK,
+        ATMACK_MASK, IMMDT_MASK, IETH_MASK};
+    private static final int[] WIRE_LENGTH = {Xrceth.LENGTH, Deth.LENGTH, Feth.LENGTH, Reth.LENGTH, AtomicEth.LENGTH,
+        Aeth.LENGTH, AtomicAckEth.LENGTH, ImmDt.LENGTH, Ieth.LENGTH};
 
     private static final String[] OPERATION_NAMES = new String[32];
 
@@ -142,6 +142,14 @@ final class OpcodeTable
                 valid, names, masks, headerLengths, offsets, headerTypes);
             define(QP_UC << 5 | operation, "UC_", sendWrite, valid, names, masks, headerLengths, offsets,
                 headerTypes);
+            // IBA Table 35 XRC rows: the RC operations up to SEND with invalidate (0xA0-0xB7); requests carry the
+            // XRCETH right after the BTH, responses (ACK, READ responses, atomic ACK) do not
+            if (operation <= SEND_ONLY_WITH_INVALIDATE)
+            {
+                define(QP_XRC << 5 | operation, "XRC_", 0 == (rcMask & REQ_MASK) ? rcMask :
+                    rcMask | REQUIRES_ACK_MASK | XRCETH_MASK, valid, names, masks, headerLengths, offsets,
+                    headerTypes);
+            }
         }
         define(UD_SEND_ONLY, "UD_", DETH_MASK | sendWriteMask(SEND_ONLY), valid, names, masks, headerLengths,
             offsets, headerTypes);

@@ -30,7 +30,7 @@ import static io.jrxe.rxe.verbs.QpState.SQE;
 
 /**
  * The complete QP state transition table of the kernel's {@code ib_modify_qp_is_ok()}
- * (drivers/infiniband/core/verbs.c {@code qp_state_table}), restricted to the QP types rxe supports: for each
+ * (drivers/infiniband/core/verbs.c {@code qp_state_table}), restricted to the QP types jrxe knows (no RD): for each
  * (current, next) pair whether the transition exists, and per QP type the attribute bits it requires and the ones
  * it additionally allows. {@link QpAttrMask#STATE} is always allowed.
  * <pre>
@@ -45,6 +45,12 @@ import static io.jrxe.rxe.verbs.QpState.SQE;
  * </pre>
  * Note RESET to ERR is not a transition (IBA Vol 1 10.3.1: any state may go to Reset; any state but Reset may go
  * to Error).
+ * <p>
+ * The XRC rows are the kernel's: XRC_INI is the RC requester's rows minus the receive-side attributes
+ * (MAX_DEST_RD_ATOMIC, MIN_RNR_TIMER); XRC_TGT is the RC responder's rows minus the send-side ones (RETRY_CNT,
+ * RNR_RETRY, MAX_QP_RD_ATOMIC), except that the kernel still requires TIMEOUT and SQ_PSN at RTR->RTS for a TGT
+ * QP (it has no send queue, but a TGT QP in RTS sends the ACKs, and ib_modify_qp_is_ok asks for both), so jrxe
+ * does too rather than refusing a modify Linux accepts.
  */
 public final class QpStateTable
 {
@@ -70,12 +76,16 @@ public final class QpStateTable
         req(RESET, INIT, QpType.UC, PKEY_INDEX | PORT | ACCESS_FLAGS);
         req(RESET, INIT, QpType.RC, PKEY_INDEX | PORT | ACCESS_FLAGS);
         req(RESET, INIT, QpType.GSI, PKEY_INDEX | QKEY);
+        req(RESET, INIT, QpType.XRC_INI, PKEY_INDEX | PORT | ACCESS_FLAGS);
+        req(RESET, INIT, QpType.XRC_TGT, PKEY_INDEX | PORT | ACCESS_FLAGS);
 
         valid(INIT, INIT);
         opt(INIT, INIT, QpType.UD, PKEY_INDEX | PORT | QKEY);
         opt(INIT, INIT, QpType.UC, PKEY_INDEX | PORT | ACCESS_FLAGS);
         opt(INIT, INIT, QpType.RC, PKEY_INDEX | PORT | ACCESS_FLAGS);
         opt(INIT, INIT, QpType.GSI, PKEY_INDEX | QKEY);
+        opt(INIT, INIT, QpType.XRC_INI, PKEY_INDEX | PORT | ACCESS_FLAGS);
+        opt(INIT, INIT, QpType.XRC_TGT, PKEY_INDEX | PORT | ACCESS_FLAGS);
 
         valid(INIT, RTR);
         req(INIT, RTR, QpType.UC, AV | PATH_MTU | DEST_QPN | RQ_PSN);
@@ -84,6 +94,10 @@ public final class QpStateTable
         opt(INIT, RTR, QpType.UC, ALT_PATH | ACCESS_FLAGS | PKEY_INDEX);
         opt(INIT, RTR, QpType.RC, ALT_PATH | ACCESS_FLAGS | PKEY_INDEX);
         opt(INIT, RTR, QpType.GSI, PKEY_INDEX | QKEY);
+        req(INIT, RTR, QpType.XRC_INI, AV | PATH_MTU | DEST_QPN | RQ_PSN);
+        req(INIT, RTR, QpType.XRC_TGT, AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC | MIN_RNR_TIMER);
+        opt(INIT, RTR, QpType.XRC_INI, ALT_PATH | ACCESS_FLAGS | PKEY_INDEX);
+        opt(INIT, RTR, QpType.XRC_TGT, ALT_PATH | ACCESS_FLAGS | PKEY_INDEX);
 
         valid(RTR, RTS);
         req(RTR, RTS, QpType.UD, SQ_PSN);
@@ -94,12 +108,18 @@ public final class QpStateTable
         opt(RTR, RTS, QpType.UC, CUR_STATE | ALT_PATH | ACCESS_FLAGS | PATH_MIG_STATE);
         opt(RTR, RTS, QpType.RC, CUR_STATE | ALT_PATH | ACCESS_FLAGS | MIN_RNR_TIMER | PATH_MIG_STATE);
         opt(RTR, RTS, QpType.GSI, CUR_STATE | QKEY);
+        req(RTR, RTS, QpType.XRC_INI, TIMEOUT | RETRY_CNT | RNR_RETRY | SQ_PSN | MAX_QP_RD_ATOMIC);
+        req(RTR, RTS, QpType.XRC_TGT, TIMEOUT | SQ_PSN);
+        opt(RTR, RTS, QpType.XRC_INI, CUR_STATE | ALT_PATH | ACCESS_FLAGS | PATH_MIG_STATE);
+        opt(RTR, RTS, QpType.XRC_TGT, CUR_STATE | ALT_PATH | ACCESS_FLAGS | MIN_RNR_TIMER | PATH_MIG_STATE);
 
         valid(RTS, RTS);
         opt(RTS, RTS, QpType.UD, CUR_STATE | QKEY);
         opt(RTS, RTS, QpType.UC, CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE);
         opt(RTS, RTS, QpType.RC, CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | MIN_RNR_TIMER);
         opt(RTS, RTS, QpType.GSI, CUR_STATE | QKEY);
+        opt(RTS, RTS, QpType.XRC_INI, CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE);
+        opt(RTS, RTS, QpType.XRC_TGT, CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | MIN_RNR_TIMER);
 
         valid(RTS, SQD);
         for (final QpType t : QpType.values())
@@ -112,6 +132,8 @@ public final class QpStateTable
         opt(SQD, RTS, QpType.UC, CUR_STATE | ALT_PATH | ACCESS_FLAGS | PATH_MIG_STATE);
         opt(SQD, RTS, QpType.RC, CUR_STATE | ALT_PATH | ACCESS_FLAGS | MIN_RNR_TIMER | PATH_MIG_STATE);
         opt(SQD, RTS, QpType.GSI, CUR_STATE | QKEY);
+        opt(SQD, RTS, QpType.XRC_INI, CUR_STATE | ALT_PATH | ACCESS_FLAGS | PATH_MIG_STATE);
+        opt(SQD, RTS, QpType.XRC_TGT, CUR_STATE | ALT_PATH | ACCESS_FLAGS | MIN_RNR_TIMER | PATH_MIG_STATE);
 
         valid(SQD, SQD);
         opt(SQD, SQD, QpType.UD, PKEY_INDEX | QKEY);
@@ -119,6 +141,10 @@ public final class QpStateTable
         opt(SQD, SQD, QpType.RC, PORT | AV | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC |
             MAX_DEST_RD_ATOMIC | ALT_PATH | ACCESS_FLAGS | PKEY_INDEX | MIN_RNR_TIMER | PATH_MIG_STATE);
         opt(SQD, SQD, QpType.GSI, PKEY_INDEX | QKEY);
+        opt(SQD, SQD, QpType.XRC_INI, PORT | AV | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC | ALT_PATH |
+            ACCESS_FLAGS | PKEY_INDEX | PATH_MIG_STATE);
+        opt(SQD, SQD, QpType.XRC_TGT, PORT | AV | TIMEOUT | MAX_DEST_RD_ATOMIC | ALT_PATH | ACCESS_FLAGS |
+            PKEY_INDEX | MIN_RNR_TIMER | PATH_MIG_STATE);
 
         valid(SQE, RTS);
         opt(SQE, RTS, QpType.UD, CUR_STATE | QKEY);

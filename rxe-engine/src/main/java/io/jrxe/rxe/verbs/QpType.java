@@ -1,7 +1,10 @@
 package io.jrxe.rxe.verbs;
 
 /**
- * QP transport service types rxe supports, with their {@code enum ib_qp_type} values. rxe has no RD and no XRC.
+ * QP transport service types, with their {@code enum ib_qp_type} values. jrxe has no RD. The two XRC types
+ * (IBA Vol 1 9.2, ch. 11: eXtended Reliable Connected) are known to the verbs layer (their modify-QP attribute
+ * rows are in {@link QpStateTable}) but the XRC data path is not implemented yet: creating an XRC QP fails with
+ * {@link Errno#EOPNOTSUPP}. The kernel's rxe (6.1) has no XRC either.
  */
 public enum QpType
 {
@@ -17,7 +20,17 @@ public enum QpType
     /** Unreliable connected. */
     UC(3),
     /** Unreliable datagram. */
-    UD(4);
+    UD(4),
+    /**
+     * XRC initiator (IBA 11.2 "XRC INI QP"): the send side of an XRC connection only, like an RC requester with
+     * no receive queue and no receive CQ; each send names the remote XRC SRQ it targets.
+     */
+    XRC_INI(9),
+    /**
+     * XRC target (IBA 11.2 "XRC TGT QP"): the receive side only, like an RC responder with no send queue and no
+     * CQ, created with an XRC domain instead of a PD; its receives land in the XRC SRQ each packet's XRCETH names.
+     */
+    XRC_TGT(10);
 
     private final int code;
 
@@ -36,5 +49,11 @@ public enum QpType
     public boolean isDatagram()
     {
         return this == UD || this == GSI;
+    }
+
+    /** @return true for the two XRC types. */
+    public boolean isXrc()
+    {
+        return this == XRC_INI || this == XRC_TGT;
     }
 }

@@ -40,6 +40,14 @@ final class QpVerbs
         {
             throw new VerbsException(Errno.EINVAL, "QP type missing: use RC, UC, UD or GSI");
         }
+        if (init.qpType().isXrc())
+        {
+            // Not a stub: the refusal is the feature's current state. The XRC data path (XRCETH, XRC SRQs,
+            // XRC domains) is not in the engine yet, and EOPNOTSUPP is what ib_create_qp returns on a device
+            // without IB_DEVICE_XRC, as the kernel's rxe is.
+            throw new VerbsException(Errno.EOPNOTSUPP, init.qpType() +
+                " QPs are not supported yet (no XRC data path): use RC, UC, UD or GSI");
+        }
         final SharedReceiveQueue srq = init.srq();
         final String bad = init.cap().check(attr, null != srq);
         if (null != bad)

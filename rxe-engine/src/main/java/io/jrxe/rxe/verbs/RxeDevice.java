@@ -46,6 +46,7 @@ public final class RxeDevice implements PortCapabilities
     private final QpVerbs qpVerbs;
     private final IndexAllocator pdHandles;
     private final SrqVerbs srqVerbs;
+    private final XrcdVerbs xrcdVerbs;
     private final Int2ObjectHashMap<ProtectionDomain> pds = new Int2ObjectHashMap<>();
     private final CqVerbs cqVerbs;
     private final AsyncEvents asyncEvents = new AsyncEvents(this);
@@ -69,6 +70,7 @@ public final class RxeDevice implements PortCapabilities
         pdHandles = new IndexAllocator(1, ctx.maxPd());
         cqVerbs = new CqVerbs(this, ctx.maxCq(), ctx.maxCqe());
         srqVerbs = new SrqVerbs(this, deviceAttr, ctx.maxSrq());
+        xrcdVerbs = new XrcdVerbs(this, ctx.maxPd());
         ahs = new AddressHandles(gidTable, ctx.maxAh());
         memory = new MemoryVerbs(this, deviceAttr, this.ctx);
         dma = new DeviceDma(IovaSpace.UNTRANSLATED);
@@ -967,6 +969,46 @@ public final class RxeDevice implements PortCapabilities
     {
         checkPd(pd);
         return srqVerbs.create(pd, attr);
+    }
+
+    /**
+     * {@code ib_create_srq} of an XRC SRQ ({@code IB_SRQT_XRC}, IBA 11.2.2): XRC initiators name it by its
+     * {@link SharedReceiveQueue#srqn()}. The XRC data path is not implemented yet (see {@link QpType#XRC_TGT}), so
+     * nothing delivers into it today; the object, its accounting and its checks are those of Linux.
+     *
+     * @param pd PD.
+     * @param xrcd its XRC domain (required: EINVAL without).
+     * @param cq the CQ its receives complete on (required: EINVAL without).
+     * @param attr as for {@link #createSrq(ProtectionDomain, SrqAttr)}.
+     * @return the SRQ.
+     */
+    public synchronized SharedReceiveQueue createXrcSrq(
+        final ProtectionDomain pd, final XrcDomain xrcd, final CompletionQueue cq, final SrqAttr attr)
+    {
+        checkPd(pd);
+        xrcdVerbs.check(xrcd);
+        checkCq(cq, "XRC SRQ");
+        return srqVerbs.createXrc(pd, xrcd, cq, attr);
+    }
+
+    /**
+     * {@code ib_alloc_xrcd}.
+     *
+     * @return a new XRC domain.
+     */
+    public synchronized XrcDomain allocXrcd()
+    {
+        return xrcdVerbs.alloc();
+    }
+
+    /**
+     * {@code ib_dealloc_xrcd}: EBUSY while an XRC SRQ or XRC target QP uses it, EINVAL if already deallocated.
+     *
+     * @param xrcd the XRC domain.
+     */
+    public synchronized void deallocXrcd(final XrcDomain xrcd)
+    {
+        xrcdVerbs.dealloc(xrcd);
     }
 
     /**

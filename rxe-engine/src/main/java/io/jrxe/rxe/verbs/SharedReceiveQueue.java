@@ -45,6 +45,9 @@ public final class SharedReceiveQueue extends UseCounted
     private RecvWorkRequest badWr;
     private int badWrIndex = -1;
     private String postError;
+    /** XRC SRQ only (IBA 11.2.2): its XRC domain and its CQ; both null for a basic SRQ. */
+    private XrcDomain xrcd;
+    private CompletionQueue cq;
 
     SharedReceiveQueue(
         final RxeDevice device, final ProtectionDomain pd, final int handle, final int maxWr, final int maxSge,
@@ -58,6 +61,39 @@ public final class SharedReceiveQueue extends UseCounted
         this.ring = new WqeRing<>(maxWr, () -> new RecvWqe(maxSge));
         this.maxWr = ring.capacity();
         LIMIT.setRelease(this, limit);
+    }
+
+    void xrc(final XrcDomain xrcd, final CompletionQueue cq)
+    {
+        this.xrcd = xrcd;
+        this.cq = cq;
+    }
+
+    /** @return the XRC domain of an XRC SRQ ({@code srq->ext.xrc.xrcd}), null for a basic SRQ. */
+    public XrcDomain xrcd()
+    {
+        return xrcd;
+    }
+
+    /** @return the CQ of an XRC SRQ ({@code srq->ext.cq}), where its receives complete; null for a basic SRQ. */
+    public CompletionQueue cq()
+    {
+        return cq;
+    }
+
+    /** @return true for an XRC SRQ ({@code IB_SRQT_XRC}). */
+    public boolean isXrc()
+    {
+        return null != xrcd;
+    }
+
+    /**
+     * @return the SRQ number an XRC initiator names in its XRCETH ({@code ib_srq.ext.xrc.srq_num}); the handle,
+     *         as in rxe where the SRQ's pool index is its number.
+     */
+    public int srqn()
+    {
+        return handle;
     }
 
     long serial()

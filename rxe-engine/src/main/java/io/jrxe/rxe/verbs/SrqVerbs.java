@@ -51,6 +51,20 @@ final class SrqVerbs
         return srq;
     }
 
+    /**
+     * {@code ib_create_srq} with {@code srq_type = IB_SRQT_XRC}: a basic SRQ that also holds an XRC domain and
+     * the CQ its receives complete on (IBA 11.2.2; ib_uverbs: an XRC SRQ needs both).
+     */
+    SharedReceiveQueue createXrc(
+        final ProtectionDomain pd, final XrcDomain xrcd, final CompletionQueue cq, final SrqAttr request)
+    {
+        final SharedReceiveQueue srq = create(pd, request);
+        srq.xrc(xrcd, cq);
+        xrcd.acquire();
+        cq.acquire();
+        return srq;
+    }
+
     // growing beyond the capacity allocated at creation would need a resize, which is not supported
     void modify(final SharedReceiveQueue srq, final SrqAttr request, final int mask)
     {
@@ -100,6 +114,11 @@ final class SrqVerbs
         srqs.remove(srq.handle());
         handles.free(srq.handle());
         srq.pd().release();
+        if (srq.isXrc())
+        {
+            srq.xrcd().release();
+            srq.cq().release();
+        }
     }
 
     void check(final SharedReceiveQueue srq)

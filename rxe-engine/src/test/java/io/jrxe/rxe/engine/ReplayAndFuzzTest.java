@@ -177,6 +177,9 @@ class ReplayAndFuzzTest extends EngineTestBase
         expectDrop(fixed(tver), RxeCounter.BAD_TVER);
 
         expectDrop(forge(qpn, 0x15, 50, (buf, at) -> { }, 0, 0), RxeCounter.BAD_OPCODE);
+        // an XRC SEND ONLY with its XRCETH (SRQN 1) to an RC QP: no XRC data path yet, so a counted bad opcode
+        expectDrop(forge(qpn, Opcode.QP_XRC << 5 | Opcode.SEND_ONLY, 50, (buf, at) -> buf.putInt(at, 1), 4, 8),
+            RxeCounter.BAD_OPCODE);
 
         final byte[] pkey = forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8);
         pkey[42 + 2] = 0x12;

@@ -142,6 +142,19 @@ class HeaderFlyweightTest
     }
 
     @Test
+    void shouldEncodeXrcethWithZeroedReservedByteAndMaskedSrqn()
+    {
+        buffer.setMemory(ODD, 4, (byte)0xFF);
+        final Xrceth xrceth = new Xrceth().wrap(buffer, ODD).xrcSrqn(0x12345678);
+        assertArrayEquals(Hex.bytes("00 345678"), bytes(ODD, Xrceth.LENGTH));
+        assertEquals(0x345678, xrceth.xrcSrqn());
+        assertEquals(Xrceth.LENGTH, xrceth.length());
+
+        buffer.putByte(ODD, (byte)0xA5);
+        assertEquals(0x345678, xrceth.xrcSrqn(), "the reserved byte is not part of the SRQ number");
+    }
+
+    @Test
     void shouldReadButNotWriteThroughReadOnlyBuffer()
     {
         final DirectBuffer readOnly = readOnly(new UnsafeBuffer(Hex.bytes(IcrcTest.UC_SEND_IPV4)));

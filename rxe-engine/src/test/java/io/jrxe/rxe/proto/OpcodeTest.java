@@ -30,12 +30,19 @@ class OpcodeTest
         "0x26 28 RETH:12", "0x27 12", "0x28 12", "0x29 16 IMMDT:12", "0x2A 28 RETH:12",
         "0x2B 32 RETH:12 IMMDT:28",
         "0x64 20 DETH:12", "0x65 24 DETH:12 IMMDT:20",
+        "0xA0 16 XRCETH:12", "0xA1 16 XRCETH:12", "0xA2 16 XRCETH:12", "0xA3 20 XRCETH:12 IMMDT:16",
+        "0xA4 16 XRCETH:12", "0xA5 20 XRCETH:12 IMMDT:16", "0xA6 32 XRCETH:12 RETH:16", "0xA7 16 XRCETH:12",
+        "0xA8 16 XRCETH:12", "0xA9 20 XRCETH:12 IMMDT:16", "0xAA 32 XRCETH:12 RETH:16",
+        "0xAB 36 XRCETH:12 RETH:16 IMMDT:32", "0xAC 32 XRCETH:12 RETH:16",
+        "0xAD 16 AETH:12", "0xAE 12", "0xAF 16 AETH:12", "0xB0 16 AETH:12", "0xB1 16 AETH:12",
+        "0xB2 24 AETH:12 ATMACK:16", "0xB3 44 XRCETH:12 ATMETH:16", "0xB4 44 XRCETH:12 ATMETH:16",
+        "0xB6 20 XRCETH:12 IETH:16", "0xB7 20 XRCETH:12 IETH:16",
         "0x81 28"
     };
 
     private static final Map<String, Integer> HEADER_BITS = Map.of(
         "RETH", RETH_MASK, "AETH", AETH_MASK, "ATMETH", ATMETH_MASK, "ATMACK", ATMACK_MASK,
-        "IMMDT", IMMDT_MASK, "IETH", IETH_MASK, "DETH", DETH_MASK, "FETH", FETH_MASK);
+        "IMMDT", IMMDT_MASK, "IETH", IETH_MASK, "DETH", DETH_MASK, "FETH", FETH_MASK, "XRCETH", XRCETH_MASK);
 
     @Test
     void shouldHaveExactHeaderLengthsOffsetsAndMasksForEveryValidOpcode()
@@ -240,5 +247,50 @@ class OpcodeTest
             assertEquals(legal, isValidNext(prev, op), name(prev & 0xFF) + " -> " + name(op));
             prev = op;
         }
+    }
+
+    @Test
+    void shouldLayOutXrcRequestsAsRcWithTheXrcethAfterTheBth()
+    {
+        // IBA Table 35: XRC opcode = 101 prefix | RC operation, SEND_FIRST 0xA0 .. SEND_ONLY_WITH_INVALIDATE 0xB7
+        assertEquals("XRC_SEND_FIRST", name(0xA0));
+        assertEquals("XRC_SEND_ONLY_WITH_INVALIDATE", name(0xB7));
+        for (int operation = 0; operation < 32; operation++)
+        {
+            final int rc = operation;
+            final int xrc = QP_XRC << 5 | operation;
+            assertEquals(QP_XRC, qpType(xrc));
+            if (!isValid(rc) || operation > SEND_ONLY_WITH_INVALIDATE)
+            {
+                assertFalse(isValid(xrc), name(xrc));
+                continue;
+            }
+            assertTrue(isValid(xrc), name(rc));
+            if (0 != (mask(rc) & REQ_MASK))
+            {
+                // | BTH 12 | XRCETH 4 | RETH/AtomicETH | ImmDt/IETH | payload |: every header 4 bytes later
+                assertEquals(Bth.LENGTH, xrcethOffset(xrc), name(xrc));
+                assertEquals(headerLength(rc) + Xrceth.LENGTH, headerLength(xrc), name(xrc));
+                assertEquals(mask(rc) | XRCETH_MASK, mask(xrc), name(xrc));
+                for (final int header : new int[] {RETH_MASK, ATMETH_MASK, IMMDT_MASK, IETH_MASK})
+                {
+                    final int at = offset(rc, header);
+                    assertEquals(at < 0 ? -1 : at + Xrceth.LENGTH, offset(xrc, header), name(xrc));
+                }
+            }
+            else
+            {
+                // responses carry no XRCETH
+                assertEquals(-1, xrcethOffset(xrc), name(xrc));
+                assertEquals(headerLength(rc), headerLength(xrc), name(xrc));
+                assertEquals(mask(rc), mask(xrc), name(xrc));
+            }
+        }
+        assertEquals(Bth.LENGTH + Xrceth.LENGTH + Reth.LENGTH, headerLength(0xA6), "XRC RDMA WRITE FIRST");
+        assertEquals(Bth.LENGTH + Xrceth.LENGTH + AtomicEth.LENGTH, headerLength(0xB3), "XRC CmpSwap");
+        assertEquals(0xA4, requestOpcode(QP_XRC, KIND_SEND, POS_ONLY));
+        assertEquals(0xB7, requestOpcode(QP_XRC, KIND_SEND_WITH_INV, POS_ONLY));
+        assertEquals(INVALID, requestOpcode(QP_XRC, KIND_FLUSH, POS_ONLY));
+        assertEquals(-1, xrcethOffset(RC_SEND_ONLY));
     }
 }

@@ -122,6 +122,44 @@ class QpStateTableTest
     }
 
     @Test
+    void shouldGiveXrcIniTheRequesterRowsOfRc()
+    {
+        // Kernel qp_state_table XRC_INI column: RC minus the receive-side MAX_DEST_RD_ATOMIC and MIN_RNR_TIMER.
+        assertEquals(PKEY_INDEX | PORT | ACCESS_FLAGS,
+            QpStateTable.required(QpType.XRC_INI, QpState.RESET, QpState.INIT));
+        assertEquals(AV | PATH_MTU | DEST_QPN | RQ_PSN, QpStateTable.required(QpType.XRC_INI, QpState.INIT, QpState.RTR));
+        assertEquals(TIMEOUT | RETRY_CNT | RNR_RETRY | SQ_PSN | MAX_QP_RD_ATOMIC,
+            QpStateTable.required(QpType.XRC_INI, QpState.RTR, QpState.RTS));
+        assertEquals(CUR_STATE | ALT_PATH | ACCESS_FLAGS | PATH_MIG_STATE,
+            QpStateTable.optional(QpType.XRC_INI, QpState.RTR, QpState.RTS));
+        assertTrue(QpStateTable.check(QpType.XRC_INI, QpState.INIT, QpState.RTR,
+            STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MIN_RNR_TIMER).contains("does not allow MIN_RNR_TIMER"));
+        assertTrue(QpStateTable.check(QpType.XRC_INI, QpState.SQD, QpState.SQD, STATE | MAX_DEST_RD_ATOMIC)
+            .contains("does not allow MAX_DEST_RD_ATOMIC"));
+        assertNull(QpStateTable.check(QpType.XRC_INI, QpState.SQD, QpState.SQD, STATE | RNR_RETRY | RETRY_CNT));
+    }
+
+    @Test
+    void shouldGiveXrcTgtTheResponderRowsOfRc()
+    {
+        // Kernel qp_state_table XRC_TGT column: RC minus the send-side RETRY_CNT, RNR_RETRY, MAX_QP_RD_ATOMIC.
+        assertEquals(PKEY_INDEX | PORT | ACCESS_FLAGS,
+            QpStateTable.required(QpType.XRC_TGT, QpState.RESET, QpState.INIT));
+        assertEquals(AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC | MIN_RNR_TIMER,
+            QpStateTable.required(QpType.XRC_TGT, QpState.INIT, QpState.RTR));
+        assertEquals(TIMEOUT | SQ_PSN, QpStateTable.required(QpType.XRC_TGT, QpState.RTR, QpState.RTS));
+        assertTrue(QpStateTable.check(QpType.XRC_TGT, QpState.RTR, QpState.RTS,
+            STATE | TIMEOUT | SQ_PSN | RNR_RETRY).contains("does not allow RNR_RETRY"));
+        assertTrue(QpStateTable.check(QpType.XRC_TGT, QpState.RTR, QpState.RTS,
+            STATE | TIMEOUT | SQ_PSN | MAX_QP_RD_ATOMIC).contains("does not allow MAX_QP_RD_ATOMIC"));
+        assertNull(QpStateTable.check(QpType.XRC_TGT, QpState.RTS, QpState.RTS, STATE | MIN_RNR_TIMER));
+        assertTrue(QpStateTable.check(QpType.XRC_TGT, QpState.SQD, QpState.SQD, STATE | RETRY_CNT)
+            .contains("does not allow RETRY_CNT"));
+        assertEquals(0, QpStateTable.optional(QpType.XRC_TGT, QpState.SQE, QpState.RTS));
+        assertEquals(0, QpStateTable.optional(QpType.XRC_INI, QpState.SQE, QpState.RTS));
+    }
+
+    @Test
     void shouldNameTheMissingAttribute()
     {
         final String reason = QpStateTable.check(QpType.RC, QpState.RTR, QpState.RTS,
