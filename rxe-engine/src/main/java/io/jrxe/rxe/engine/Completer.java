@@ -66,7 +66,8 @@ final class Completer
         {
             syndrome = aeth.wrap(p.buffer, p.at(aethOffset)).syndrome();
         }
-        if (Opcode.ACKNOWLEDGE == opcode && !Aeth.isAck(syndrome))
+        final int operation = opcode & Opcode.OPERATION_MASK; // RC and XRC responses differ only in the prefix
+        if (Opcode.ACKNOWLEDGE == operation && !Aeth.isAck(syndrome))
         {
             onNak(c, psn, syndrome);
             return;
@@ -78,7 +79,7 @@ final class Completer
         {
             return; // a retry was triggered, or nothing outstanding
         }
-        if (Opcode.ACKNOWLEDGE == opcode)
+        if (Opcode.ACKNOWLEDGE == operation)
         {
             onAck(c, wqe, psn);
         }
@@ -86,7 +87,7 @@ final class Completer
         {
             onReadResponse(c, wqe, p);
         }
-        else if (Opcode.ATOMIC_ACKNOWLEDGE == opcode)
+        else if (Opcode.ATOMIC_ACKNOWLEDGE == operation)
         {
             onAtomicAck(c, wqe, p);
         }
@@ -181,7 +182,7 @@ final class Completer
         }
         if (len > 0)
         {
-            final int status = mr.scatter(c.qp.pd(), wqe, p.buffer, p.payloadOffset, len);
+            final int status = mr.scatter(c.pd, wqe, p.buffer, p.payloadOffset, len);
             if (MrStatus.OK != status)
             {
                 fail(c, wqe, WcStatus.LOC_PROT_ERR);
@@ -217,7 +218,7 @@ final class Completer
             .origRemoteData();
         // the 8-byte result lands in local memory in host order, as rxe does
         scratch.putLong(0, original, ByteOrder.nativeOrder());
-        final int status = mr.scatter(c.qp.pd(), wqe, scratch, 0, 8);
+        final int status = mr.scatter(c.pd, wqe, scratch, 0, 8);
         if (MrStatus.OK != status)
         {
             fail(c, wqe, WcStatus.LOC_PROT_ERR);
@@ -306,7 +307,7 @@ final class Completer
     /** Transport timer expiry (rxe retransmit_timer). */
     void onRetransmitTimeout(final QpContext c)
     {
-        if (!c.canReceiveResponses() || !c.isRc() || !Psn.before(c.compPsn, c.reqPsn))
+        if (!c.canReceiveResponses() || !c.isReliable() || !Psn.before(c.compPsn, c.reqPsn))
         {
             return;
         }

@@ -38,7 +38,7 @@ final class LocalOperations
         switch (wqe.opcode())
         {
             case WrOpcode.LOCAL_INV:
-                return MrStatus.OK == invalidate(c.qp.pd(), wqe.invalidateRkey()) ?
+                return MrStatus.OK == invalidate(c.pd, wqe.invalidateRkey()) ?
                     WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
             case WrOpcode.BIND_MW:
                 if (bind(c, wqe))
@@ -52,7 +52,7 @@ final class LocalOperations
                 return WcStatus.MW_BIND_ERR.code();
             case WrOpcode.REG_MR:
             case WrOpcode.REG_MR_INTEGRITY:
-                return register(c.qp.pd(), wqe) ? WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
+                return register(c.pd, wqe) ? WcStatus.SUCCESS.code() : WcStatus.LOC_QP_OP_ERR.code();
             default:
                 return WcStatus.LOC_QP_OP_ERR.code();
         }
@@ -97,7 +97,7 @@ final class LocalOperations
                 return false;
             }
         }
-        if (null != mw.checkBind(c.qp.pd(), mr, wqe.bindAddr(), wqe.bindLength(), wqe.bindAccess()))
+        if (null != mw.checkBind(c.pd, mr, wqe.bindAddr(), wqe.bindLength(), wqe.bindAccess()))
         {
             return false;
         }

@@ -8,6 +8,7 @@ import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.CounterSet;
 import io.jrxe.rxe.stats.QpLatency;
 import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.ProtectionDomain;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
@@ -32,18 +33,30 @@ final class QpContext
     final QueuePair qp;
     final int qpn;
     final QpType type;
-    /** {@link Opcode#QP_RC}, {@link Opcode#QP_UC} or {@link Opcode#QP_UD} (GSI uses UD opcodes). */
+    /** {@link Opcode#QP_RC}, {@link Opcode#QP_UC}, {@link Opcode#QP_UD} (GSI too) or {@link Opcode#QP_XRC}. */
     final int opcodeQpType;
+    /** An XRC target QP: no queues of its own, the receive side of {@link #srq} and {@link #pd} change per request. */
+    final boolean xrcTarget;
     /** The QP receives its own multicast sends (QpInitAttr.multicastLoopback). */
     final boolean multicastLoopback;
     /** The send queue ring (the engine consumes it). */
     final WqeRing<SendWqe> sq;
-    /** The receive queue ring, or the SRQ's when the QP has one. */
-    final WqeRing<RecvWqe> rq;
+    /*
+     * The receive side. Fixed at creation, except on an XRC target QP, where the responder points them at the XRC
+     * SRQ the request's XRCETH names (its ring, its CQ, its PD) before handling the packet (IBA 11.2.x: an XRC
+     * SRQ's PD protects what its requests touch).
+     */
+    /** The receive queue ring, or the SRQ's when the QP has one (null for XRC until a request names an SRQ). */
+    WqeRing<RecvWqe> rq;
     /** The SRQ, or null. */
-    final SharedReceiveQueue srq;
+    SharedReceiveQueue srq;
+    /** The CQ receive completions go to. */
+    CompletionQueue recvCq;
+    /** The PD memory keys are checked against (the QP's; an XRC target's is its current SRQ's). */
+    ProtectionDomain pd;
+    /** The PD of the READ being answered ({@link #readResource}), kept in case a later request changes {@link #pd}. */
+    ProtectionDomain readPd;
     final CompletionQueue sendCq;
-    final CompletionQueue recvCq;
     /**
      * The QP's slot in the counters file (its updates also reach the device set), or null when the engine has no
      * counters file; see {@link EngineCounters#increment(QpContext, io.jrxe.rxe.stats.RxeCounter)}.
@@ -165,6 +178,8 @@ final class QpContext
         this.srq = qp.srq();
         this.sendCq = qp.sendCq();
         this.recvCq = qp.recvCq();
+        this.pd = qp.pd();
+        this.xrcTarget = QpType.XRC_TGT == qp.type();
         this.qpn = qp.qpn();
         this.type = qp.type();
         this.opcodeQpType = opcodeQpType(type);
@@ -183,14 +198,18 @@ final class QpContext
                 return Opcode.QP_RC;
             case UC:
                 return Opcode.QP_UC;
+            case XRC_INI:
+            case XRC_TGT:
+                return Opcode.QP_XRC;
             default:
                 return Opcode.QP_UD;
         }
     }
 
-    boolean isRc()
+    /** @return true for the reliable connected transports: RC and both XRC types (IBA 9.7, 11.2). */
+    boolean isReliable()
     {
-        return QpType.RC == type;
+        return QpType.RC == type || type.isXrc();
     }
 
     boolean isDatagram()

@@ -5,18 +5,20 @@ import io.jrxe.rxe.proto.Deth;
 import io.jrxe.rxe.proto.Icrc;
 import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.proto.Xrceth;
 import io.jrxe.rxe.stats.RxeCounter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The receive demultiplexer (rxe_recv.c): validates a RoCEv2 packet's headers, finds its QP and hands RC/UC
+ * The receive demultiplexer (rxe_recv.c): validates a RoCEv2 packet's headers, finds its QP and hands RC/UC/XRC
  * requests to the {@link Responder}, datagrams (UD and the GSI QP's) to the {@link DatagramResponder} and responses
  * to the {@link Completer}. Anything malformed is counted by reason and dropped; nothing thrown escapes.
  * <pre>
  *  IP length -> ICRC -> TVer -> CNP: CongestionControl (DCQCN reaction point)
  *       -> opcode valid -> P_Key -> lengths (header, pad)
  *       -> DQPN 0xFFFFFF: MulticastReceiver (every QP of the group, each checked on its own) | QPN (1: the GSI QP)
- *       -> opcode vs QP type -> MTU -> QP state -> (UD/GSI: Q_Key) -> rcvd_pkts
+ *       -> opcode vs QP type -> MTU -> QP state -> (UD/GSI: Q_Key; XRC: INI takes responses, TGT requests)
+ *       -> rcvd_pkts
  *       -> RC/UC request: Responder | UD/GSI request: DatagramResponder | response: Completer
  *  ECN CE on a packet whose QP was found: ecn_marked_pkts, and a CNP to the sender (DCQCN notification point)
  * </pre>
@@ -49,6 +51,7 @@ final class Receiver
     private final Icrc icrc = new Icrc();
     private final Bth bth = new Bth();
     private final Deth deth = new Deth();
+    private final Xrceth xrceth = new Xrceth();
     private final RxePacket pkt = new RxePacket();
     /** The QP the packet being processed belongs to, once its destination QP is found; null before. */
     private QpContext rcvdQp;
@@ -176,10 +179,8 @@ final class Receiver
             congestion.onCnp(buffer, payloadOffset, payloadLength); // DCQCN reaction point
             return;
         }
-        // RD is not supported; XRC opcodes are in the table but jrxe has no XRC QPs yet (no XRCETH handling), so
-        // both are bad opcodes here, as they are for rxe, which knows neither
-        final int opcodeQpType = Opcode.qpType(opcode);
-        if (!Opcode.isValid(opcode) || Opcode.QP_RD == opcodeQpType || Opcode.QP_XRC == opcodeQpType)
+        // RD is not supported: its opcodes are bad here, as for rxe. XRC is (rxe has none: it drops them alike).
+        if (!Opcode.isValid(opcode) || Opcode.QP_RD == Opcode.qpType(opcode))
         {
             counters.increment(RxeCounter.BAD_OPCODE);
             return;
@@ -220,6 +221,9 @@ final class Receiver
         p.payloadOffset = payloadOffset + headerLength;
         p.payloadLength = dataLength;
         p.srcUdpPort = buffer.getShort(udpOffset, RoceV2.NETWORK_ORDER) & 0xFFFF;
+        // IBA 9.3.4: every XRC request carries the XRCETH after the BTH (the length check above covered it)
+        p.xrcSrqn = 0 != (p.mask & Opcode.XRCETH_MASK) ?
+            xrceth.wrap(buffer, p.at(Opcode.xrcethOffset(opcode))).xrcSrqn() : -1;
         sourceGid(buffer, ipOffset, ipVersion, p);
 
         if (RoceV2.MULTICAST_QPN == p.destQpn) // rxe_rcv: DQPN 0xFFFFFF goes to every QP of the group
@@ -264,12 +268,22 @@ final class Receiver
                 datagrams.onDatagram(qp, p, deth.srcQp());
                 return;
             }
+            if (Opcode.QP_XRC == qp.opcodeQpType && !qp.xrcTarget)
+            {
+                counters.increment(qp, RxeCounter.BAD_QP_TYPE); // an XRC initiator has no receive side
+                return;
+            }
             accepted(qp, payloadLength);
             responder.onRequest(qp, p);
         }
         else
         {
-            if (!qp.canReceiveResponses() || !qp.isRc())
+            if (qp.xrcTarget)
+            {
+                counters.increment(qp, RxeCounter.BAD_QP_TYPE); // an XRC target sends no requests
+                return;
+            }
+            if (!qp.canReceiveResponses() || !qp.isReliable())
             {
                 counters.increment(qp, RxeCounter.QP_NOT_READY);
                 return;

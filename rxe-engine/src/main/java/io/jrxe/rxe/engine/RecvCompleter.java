@@ -40,6 +40,32 @@ final class RecvCompleter
     }
 
     /**
+     * Points an XRC target QP's receive side at the XRC SRQ its request names (IBA 11.2: an XRC TGT QP delivers to
+     * the XRC SRQ the XRCETH selects, which must be of the QP's own XRC domain; the SRQ's PD then protects the
+     * request's memory accesses and its CQ takes the completion). A message in progress keeps the SRQ it took its
+     * receive WQE from.
+     *
+     * @return false (counted) if the SRQ number names no XRC SRQ of the QP's domain: the caller NAKs or drops
+     */
+    boolean bindXrcSrq(final QpContext c, final int srqn)
+    {
+        final SharedReceiveQueue srq = port.xrcSrq(srqn);
+        if (null == srq || srq.xrcd() != c.qp.xrcd() || (c.recvActive && srq != c.srq))
+        {
+            counters.increment(c, RxeCounter.XRC_BAD_SRQN);
+            return false;
+        }
+        if (srq != c.srq)
+        {
+            c.srq = srq;
+            c.rq = port.srqRing(srq);
+            c.recvCq = srq.cq();
+            c.pd = srq.pd();
+        }
+        return true;
+    }
+
+    /**
      * @return true if a receive WQE was taken into the QP's context, false if none is posted
      */
     boolean take(final QpContext c)
@@ -84,7 +110,7 @@ final class RecvCompleter
         {
             return SgeCopier.TOO_LONG;
         }
-        final int status = copier.scatter(c.qp.pd(), c.recvSgl, c.recvBytes, src, srcOffset, length);
+        final int status = copier.scatter(c.pd, c.recvSgl, c.recvBytes, src, srcOffset, length);
         c.recvBytes += length;
         return status;
     }
@@ -133,7 +159,7 @@ final class RecvCompleter
      */
     int flushQueue(final QpContext c)
     {
-        if (null != c.srq)
+        if (null != c.srq || c.type.isXrc()) // XRC QPs have no receive queue of their own
         {
             return 0;
         }

@@ -10,6 +10,7 @@ import io.jrxe.rxe.proto.Opcode;
 import io.jrxe.rxe.proto.Psn;
 import io.jrxe.rxe.proto.Reth;
 import io.jrxe.rxe.proto.RoceV2;
+import io.jrxe.rxe.proto.Xrceth;
 import io.jrxe.rxe.spi.MrAccess;
 import io.jrxe.rxe.spi.MrStatus;
 import io.jrxe.rxe.spi.SendWqe;
@@ -52,6 +53,7 @@ final class Requester
     private final ImmDt immDt = new ImmDt();
     private final Ieth ieth = new Ieth();
     private final Deth deth = new Deth();
+    private final Xrceth xrceth = new Xrceth();
     private final AtomicEth atomicEth = new AtomicEth();
     private final Feth feth = new Feth();
     private final Pacer pacer;
@@ -146,7 +148,7 @@ final class Requester
                     break; // initiator depth: at most max_rd_atomic READ/atomics outstanding (rxe check_init_depth)
                 }
             }
-            if (c.isRc() && Psn.diff(c.reqPsn, c.compPsn) >= MAX_UNACKED_PSNS)
+            if (c.isReliable() && Psn.diff(c.reqPsn, c.compPsn) >= MAX_UNACKED_PSNS)
             {
                 break;
             }
@@ -280,7 +282,7 @@ final class Requester
 
         final int psn = c.reqPsn;
         boolean ackReq = false;
-        if (c.isRc())
+        if (c.isReliable())
         {
             // rxe init_req_packet: AckReq at the end of a message and about every 64 packets
             ackReq = last || c.noAckPackets++ > MAX_PKT_PER_ACK;
@@ -298,14 +300,14 @@ final class Requester
 
         final int headerLength = Opcode.headerLength(reqOpcode);
         final boolean sent;
-        if (tx.canGather(payload) && !tx.loopsBack(dgidHi, dgidLo) && mr.zeroCopy(c.qp.pd(), wqe, payload))
+        if (tx.canGather(payload) && !tx.loopsBack(dgidHi, dgidLo) && mr.zeroCopy(c.pd, wqe, payload))
         {
             // the NIC reads the payload from the DMA-mapped MR (a retransmission reads it there again)
             sent = tx.finishGather(dgidHi, dgidLo, sport, headerLength, mr.region(), mr.zeroCopyVa(), payload, pad);
         }
         else
         {
-            if (payload > 0 && MrStatus.OK != mr.gather(c.qp.pd(), wqe, buf, b + headerLength, payload))
+            if (payload > 0 && MrStatus.OK != mr.gather(c.pd, wqe, buf, b + headerLength, payload))
             {
                 tx.abort();
                 failWqe(c, wqe, WcStatus.LOC_PROT_ERR);
@@ -316,7 +318,7 @@ final class Requester
         if (sent) // a refused packet counts as lost
         {
             countRequest(c, kind, psn);
-            if (last && null != c.latency && c.isRc())
+            if (last && null != c.latency && c.isReliable())
             {
                 wqe.requestSent(engine.nowNs()); // the packet the acknowledgement answers: round-trip start
             }
@@ -340,7 +342,7 @@ final class Requester
         {
             onMessageSent(c, wqe, kind);
         }
-        if (c.isRc())
+        if (c.isReliable())
         {
             engine.armRetransmit(c);
         }
@@ -372,7 +374,7 @@ final class Requester
         {
             counters.increment(c, RxeCounter.RDMA_SENDS);
         }
-        if (c.isRc())
+        if (c.isReliable())
         {
             wqe.state(SendWqe.STATE_PENDING);
         }
@@ -395,6 +397,11 @@ final class Requester
         final long length)
     {
         final int mask = Opcode.mask(reqOpcode);
+        if (0 != (mask & Opcode.XRCETH_MASK))
+        {
+            // IBA 9.3.4: every packet of an XRC request names the target's XRC SRQ
+            xrceth.wrap(buf, b + Opcode.xrcethOffset(reqOpcode)).xrcSrqn(wqe.remoteSrqn());
+        }
         if (0 != (mask & Opcode.DETH_MASK))
         {
             // QP1 always sends the GSI Q_Key and ignores the WR's (rxe init_req_packet). Other QPs, controlled

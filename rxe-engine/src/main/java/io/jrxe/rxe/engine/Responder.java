@@ -12,6 +12,8 @@ import io.jrxe.rxe.spi.MrAccess;
 import io.jrxe.rxe.spi.MrStatus;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.AsyncEvent;
+import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.WcFlags;
 import io.jrxe.rxe.verbs.WcOpcode;
 import io.jrxe.rxe.verbs.WcStatus;
@@ -64,7 +66,7 @@ final class Responder
 
     void onRequest(final QpContext c, final RxePacket p)
     {
-        if (c.isRc())
+        if (c.isReliable())
         {
             onRcRequest(c, p);
         }
@@ -90,7 +92,11 @@ final class Responder
         }
         if (d < 0)
         {
-            onDuplicate(c, p);
+            // a duplicate of an XRC request is replayed against the SRQ it names (dropped, counted, if none)
+            if (!c.xrcTarget || recv.bindXrcSrq(c, p.xrcSrqn))
+            {
+                onDuplicate(c, p);
+            }
             return;
         }
         if (c.readResource >= 0)
@@ -101,6 +107,13 @@ final class Responder
             return;
         }
         c.sentPsnNak = false;
+        if (c.xrcTarget && !recv.bindXrcSrq(c, p.xrcSrqn))
+        {
+            // IBA 11.2 (XRC): an XRCETH naming no XRC SRQ of the target's domain is an invalid request, a
+            // class C error: NAK, and the target QP goes to error (as for any invalid request)
+            nakAndFail(c, p, Aeth.NAK_INVALID_REQUEST);
+            return;
+        }
         final int error = check(c, p);
         if (0 != error)
         {
@@ -213,7 +226,7 @@ final class Responder
             {
                 counters.increment(c, RxeCounter.RKEY_VIOLATION);
             }
-            if (c.isRc())
+            if (c.isReliable())
             {
                 nakAndFail(c, p, status);
             }
@@ -238,7 +251,7 @@ final class Responder
             out.sendAtomicAck(c, p.psn, atomicOriginal); // carries the MSN of the completed atomic
             return;
         }
-        if (c.isRc() && p.ackReq)
+        if (c.isReliable() && p.ackReq)
         {
             out.ack(c, p.psn); // coalesced with later ones of the same receive batch
         }
@@ -308,7 +321,7 @@ final class Responder
             c.writeLength = length;
             // IBA C9-88: a zero-length RDMA WRITE needs no valid R_Key
             if (length > 0 && MrStatus.OK != mr.checkRemote(
-                c.qp.pd(), c.qpn, c.writeRkey, AccessFlags.REMOTE_WRITE, c.writeVa, length))
+                c.pd, c.qpn, c.writeRkey, AccessFlags.REMOTE_WRITE, c.writeVa, length))
             {
                 return Aeth.NAK_REMOTE_ACCESS_ERROR;
             }
@@ -325,7 +338,7 @@ final class Responder
             return rnr(c, p);
         }
         if (len > 0 && MrStatus.OK != mr.copyToRemote(
-            c.qp.pd(), c.qpn, c.writeRkey, c.writeVa, p.buffer, p.payloadOffset, len))
+            c.pd, c.qpn, c.writeRkey, c.writeVa, p.buffer, p.payloadOffset, len))
         {
             return Aeth.NAK_REMOTE_ACCESS_ERROR; // the MR was invalidated or deregistered mid-message
         }
@@ -349,7 +362,7 @@ final class Responder
         final long va = reth.va();
         final int rkey = reth.rkey();
         final long length = reth.dmaLength() & 0xffff_ffffL;
-        if (length > 0 && MrStatus.OK != mr.checkRemote(c.qp.pd(), c.qpn, rkey, AccessFlags.REMOTE_READ, va, length))
+        if (length > 0 && MrStatus.OK != mr.checkRemote(c.pd, c.qpn, rkey, AccessFlags.REMOTE_READ, va, length))
         {
             return Aeth.NAK_REMOTE_ACCESS_ERROR;
         }
@@ -375,7 +388,7 @@ final class Responder
         {
             return Aeth.NAK_INVALID_REQUEST;
         }
-        if (MrStatus.OK != mr.checkRemote(c.qp.pd(), c.qpn, atomicEth.rkey(), AccessFlags.REMOTE_ATOMIC, va, 8))
+        if (MrStatus.OK != mr.checkRemote(c.pd, c.qpn, atomicEth.rkey(), AccessFlags.REMOTE_ATOMIC, va, 8))
         {
             return Aeth.NAK_REMOTE_ACCESS_ERROR;
         }
@@ -417,7 +430,7 @@ final class Responder
         {
             return Aeth.NAK_INVALID_REQUEST;
         }
-        if (MrStatus.OK != mr.checkRemote(c.qp.pd(), c.qpn, reth.rkey(), AccessFlags.REMOTE_WRITE, va, 8))
+        if (MrStatus.OK != mr.checkRemote(c.pd, c.qpn, reth.rkey(), AccessFlags.REMOTE_WRITE, va, 8))
         {
             return Aeth.NAK_REMOTE_ACCESS_ERROR;
         }
@@ -439,7 +452,7 @@ final class Responder
         final int access = Feth.PLT_PERSISTENT == feth.placementType() ?
             AccessFlags.FLUSH_PERSISTENT : AccessFlags.FLUSH_GLOBAL;
         final long length = reth.dmaLength() & 0xffff_ffffL;
-        if (length > 0 && MrStatus.OK != mr.checkRemote(c.qp.pd(), c.qpn, reth.rkey(), access, reth.va(), length))
+        if (length > 0 && MrStatus.OK != mr.checkRemote(c.pd, c.qpn, reth.rkey(), access, reth.va(), length))
         {
             return Aeth.NAK_REMOTE_ACCESS_ERROR;
         }
@@ -465,7 +478,7 @@ final class Responder
             final int rkey = reth.rkey();
             if (rkey != c.resources.rkey[r] ||
                 (length > 0 && MrStatus.OK != mr.checkRemote(
-                c.qp.pd(), c.qpn, rkey, AccessFlags.REMOTE_READ, va, length)))
+                c.pd, c.qpn, rkey, AccessFlags.REMOTE_READ, va, length)))
             {
                 return;
             }
@@ -521,7 +534,7 @@ final class Responder
 
     private int rnr(final QpContext c, final RxePacket p)
     {
-        if (!c.isRc())
+        if (!c.isReliable())
         {
             return Aeth.NAK_REMOTE_OPERATIONAL_ERROR; // UC has no RNR NAK: the message is dropped (as rxe drops it)
         }
@@ -542,6 +555,14 @@ final class Responder
             final WcStatus status = Aeth.NAK_INVALID_REQUEST == syndrome ? WcStatus.REM_INV_REQ_ERR :
                 Aeth.NAK_REMOTE_ACCESS_ERROR == syndrome ? WcStatus.REM_ACCESS_ERR : WcStatus.REM_OP_ERR;
             recv.complete(c, status, WcOpcode.RECV, 0, 0, 0);
+        }
+        if (c.xrcTarget && QpState.ERR != c.state)
+        {
+            // an XRC target has no CQ of its own, so its responder errors are affiliated asynchronous events
+            // (IBA 11.6.3.1: invalid request / local access violation work queue error); rxe raises none for RC,
+            // where the requester's completion and the receive WQE's report them
+            engine.port().raise(Aeth.NAK_REMOTE_ACCESS_ERROR == syndrome ? AsyncEvent.QP_ACCESS_ERR :
+                AsyncEvent.QP_REQ_ERR, c.qpn);
         }
         engine.fail(c);
     }

@@ -137,13 +137,14 @@ final class ResponderOutput
         }
         final UnsafeBuffer buf = tx.buffer();
         final int b = tx.bthOffset;
-        bth.wrap(buf, b).init(opcode, false, 0, RoceV2.DEFAULT_PKEY, c.destQpn, false, psn);
-        aeth.wrap(buf, b + Opcode.aethOffset(opcode)).init(syndrome, msn);
+        final int wire = c.opcodeQpType << 5 | opcode; // the XRC acknowledgements are 0xB1/0xB2 (IBA Table 35)
+        bth.wrap(buf, b).init(wire, false, 0, RoceV2.DEFAULT_PKEY, c.destQpn, false, psn);
+        aeth.wrap(buf, b + Opcode.aethOffset(wire)).init(syndrome, msn);
         if (Opcode.ATOMIC_ACKNOWLEDGE == opcode)
         {
-            atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(opcode)).origRemoteData(original);
+            atomicAckEth.wrap(buf, b + Opcode.atomicAckEthOffset(wire)).origRemoteData(original);
         }
-        if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(opcode), 0))
+        if (tx.finish(c.dgidHi, c.dgidLo, c.udpSport, Opcode.headerLength(wire), 0))
         {
             countAck(c, syndrome);
         }
@@ -172,6 +173,7 @@ final class ResponderOutput
     void startRead(final QpContext c, final int resource, final int psn, final long va, final long length)
     {
         c.readResource = resource;
+        c.readPd = c.pd;
         c.readPsn = psn;
         c.readFirstPsn = psn;
         c.readVa = va;
@@ -193,7 +195,7 @@ final class ResponderOutput
             final int payload = (int)Math.min(c.mtu, c.readResid);
             final boolean first = c.readPsn == c.readFirstPsn;
             final boolean last = payload == c.readResid;
-            final int opcode = readResponseOpcode(first, last);
+            final int opcode = c.opcodeQpType << 5 | readResponseOpcode(first, last); // XRC: 0xAD-0xB0
             if (!tx.begin(c, c.dgidHi, c.dgidLo))
             {
                 counters.increment(c, RxeCounter.ACK_DEFERRED);
@@ -211,7 +213,7 @@ final class ResponderOutput
             final int headerLength = Opcode.headerLength(opcode);
             final int rkey = c.resources.rkey[c.readResource];
             final boolean out;
-            if (tx.canGather(payload) && mr.zeroCopyRemote(c.qp.pd(), c.qpn, rkey, c.readVa, payload))
+            if (tx.canGather(payload) && mr.zeroCopyRemote(c.readPd, c.qpn, rkey, c.readVa, payload))
             {
                 // the NIC reads the response's payload from the DMA-mapped MR itself
                 out = tx.finishGather(
@@ -220,7 +222,7 @@ final class ResponderOutput
             else
             {
                 if (payload > 0 && MrStatus.OK != mr.copyFromRemote(
-                    c.qp.pd(), c.qpn, rkey, c.readVa, buf, b + headerLength, payload))
+                    c.readPd, c.qpn, rkey, c.readVa, buf, b + headerLength, payload))
                 {
                     tx.abort();
                     c.readResource = -1;

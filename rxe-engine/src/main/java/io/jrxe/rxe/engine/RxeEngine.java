@@ -21,6 +21,7 @@ import io.jrxe.rxe.verbs.AsyncEvent;
 import io.jrxe.rxe.verbs.QpAttr;
 import io.jrxe.rxe.verbs.QpAttrMask;
 import io.jrxe.rxe.verbs.QpState;
+import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
 import io.jrxe.rxe.verbs.RxeContext;
 import io.jrxe.rxe.verbs.RxeDevice;
@@ -743,7 +744,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         // RESET drops the WQEs posted so far (and keeps any posted after it); the engine thread, the rings'
         // consumer, moves its position when it applies the command
         final long sqReset = QpState.RESET == to ? context.sq.producerPosition() : -1;
-        final long rqReset = QpState.RESET == to && null == qp.srq() ? context.rq.producerPosition() : -1;
+        final long rqReset = QpState.RESET == to && null == qp.srq() && !qp.type().isXrc() ?
+            context.rq.producerPosition() : -1;
         // outside the lock: offer() may wait for the engine thread, which takes the lock to free slots
         offer(new QpModifyCommand(QpModifyCommand.MODIFY, context, to, mask, attr, datagramMtu, sqReset, rqReset));
         doorbell.ring(context.slot);
@@ -904,7 +906,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     /** Invalidates an rkey for a SEND with Invalidate (responder). */
     boolean invalidateRemote(final QpContext c, final int rkey)
     {
-        return MrStatus.OK == localOps.invalidate(c.qp.pd(), rkey);
+        return MrStatus.OK == localOps.invalidate(c.pd, rkey);
     }
 
     // ---------------------------------------------------------------- duty cycle parts
@@ -1165,6 +1167,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
 
     private static int maxRecvSge(final QueuePair qp)
     {
+        if (QpType.XRC_TGT == qp.type())
+        {
+            return qp.device().queryDevice().maxSrqSge(); // any XRC SRQ of its domain may be named
+        }
         return null != qp.srq() ? qp.srq().maxSge() : qp.cap().maxRecvSge();
     }
 

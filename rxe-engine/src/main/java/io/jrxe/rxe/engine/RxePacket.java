@@ -27,6 +27,8 @@ final class RxePacket
     long srcGidHi;
     long srcGidLo;
     int srcUdpPort;
+    /** The XRC SRQ number of an XRC request's XRCETH, -1 on other packets. */
+    int xrcSrqn;
 
     /**
      * @param headerOffset offset of an extension header from the BTH, as the opcode table gives it

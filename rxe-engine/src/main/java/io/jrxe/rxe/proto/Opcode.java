@@ -39,6 +39,9 @@ public final class Opcode
     /** QP type of an XRC opcode (IBA Table 35: transport prefix 101). */
     public static final int QP_XRC = 5;
 
+    /** The operation bits of an opcode, below the 3-bit transport prefix. */
+    public static final int OPERATION_MASK = 0x1F;
+
     // Operation codes, the low 5 bits (IBA Table 35).
     /** Operation SEND First. */
     public static final int SEND_FIRST = 0x00;
@@ -290,8 +293,7 @@ public final class Opcode
 
     /**
      * @param opcode opcode byte 0..255 (other values are invalid)
-     * @return true if the table knows this opcode (RC, UC, UD, XRC or CNP); the receiver still drops XRC ones
-     *         (no XRC data path yet)
+     * @return true if the table knows this opcode (RC, UC, UD, XRC or CNP)
      */
     public static boolean isValid(final int opcode)
     {

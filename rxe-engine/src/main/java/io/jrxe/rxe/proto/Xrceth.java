@@ -15,8 +15,8 @@ import org.agrona.DirectBuffer;
  *
  *  | BTH 12 | XRCETH 4 | (RETH 16 | AtomicETH 28) | (ImmDt 4 | IETH 4) | payload | ICRC 4 |
  * </pre>
- * The engine does not yet build or parse XRC packets (see {@link io.jrxe.rxe.verbs.QpType#XRC_INI}); this is the
- * header's layout, tested on its own, for that data path.
+ * The requester writes it from the work request's remote SRQ number; the receiver reads it and the responder
+ * delivers to that SRQ (see {@link io.jrxe.rxe.verbs.QpType#XRC_TGT}).
  */
 public final class Xrceth extends HeaderFlyweight
 {

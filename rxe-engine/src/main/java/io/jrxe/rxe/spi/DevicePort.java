@@ -88,6 +88,12 @@ public interface DevicePort
      */
     QueuePair qp(int qpn);
 
+    /**
+     * @param srqn the XRC SRQ number an XRCETH carries
+     * @return the XRC SRQ of that number, or null (none, or a basic SRQ); lock-free and allocation-free
+     */
+    SharedReceiveQueue xrcSrq(int srqn);
+
     /** @return the memory key table the engine validates keys against. */
     MrTable mrTable();
 
@@ -102,9 +108,15 @@ public interface DevicePort
 
     /**
      * @param qp a QP
-     * @return its receive queue ring, or its SRQ's ring when it has one
+     * @return its receive queue ring, its SRQ's ring when it has one, or null for XRC QPs (no receive queue)
      */
     WqeRing<RecvWqe> recvRing(QueuePair qp);
+
+    /**
+     * @param srq an SRQ
+     * @return its ring (the engine is the consumer); an XRC target QP takes receives from the SRQ each request names
+     */
+    WqeRing<RecvWqe> srqRing(SharedReceiveQueue srq);
 
     /**
      * A fatal transport error moved the QP to ERR (IBA 10.3.1: the QP enters the Error state on its own); the

@@ -49,6 +49,7 @@ public final class SendWqe
     private final AhAttr av;
     private int remoteQpn;
     private int remoteQkey;
+    private int remoteSrqn;
     private MwEntry mw;
     private MrEntry bindMr;
     private MrEntry regMr;
@@ -99,6 +100,7 @@ public final class SendWqe
         swap = wr.swap();
         remoteQpn = wr.remoteQpn();
         remoteQkey = wr.remoteQkey();
+        remoteSrqn = wr.remoteSrqn();
         mw = null;
         bindMr = null;
         regMr = null;
@@ -246,6 +248,12 @@ public final class SendWqe
     public int remoteQkey()
     {
         return remoteQkey;
+    }
+
+    /** @return the XRC SRQ number the XRCETH names (XRC initiator QPs). */
+    public int remoteSrqn()
+    {
+        return remoteSrqn;
     }
 
     /**

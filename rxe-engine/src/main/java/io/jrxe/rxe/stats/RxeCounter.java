@@ -139,7 +139,13 @@ public enum RxeCounter
     /** CNPs the DCQCN reaction point acted on: a rate cut or an alpha raise (mlx5 rp_cnp_handled). */
     CNP_HANDLED(54, "cnp_handled", "CNPs handled by the reaction point"),
     /** CNPs received and ignored: DCQCN off, a datagram QP or one not sending (mlx5 rp_cnp_ignored). */
-    CNP_IGNORED(55, "cnp_ignored", "CNPs ignored by the reaction point");
+    CNP_IGNORED(55, "cnp_ignored", "CNPs ignored by the reaction point"),
+    /**
+     * XRC requests whose XRCETH names no XRC SRQ of the target QP's XRC domain (none, a basic SRQ, another
+     * domain's, or another SRQ than the message in progress took its receive from); answered with NAK invalid
+     * request. jrxe's own name: rxe has no XRC.
+     */
+    XRC_BAD_SRQN(56, "xrc_bad_srqn", "XRC requests naming no XRC SRQ of the target's domain");
 
     private static final RxeCounter[] BY_ID;
 

@@ -58,6 +58,25 @@ public enum AsyncEvent
         return ordinal();
     }
 
+    /** @return true for the events affiliated with a QP (the element is its QPN). */
+    public boolean isQpEvent()
+    {
+        switch (this)
+        {
+            case QP_FATAL:
+            case QP_REQ_ERR:
+            case QP_ACCESS_ERR:
+            case COMM_EST:
+            case SQ_DRAINED:
+            case PATH_MIG:
+            case PATH_MIG_ERR:
+            case QP_LAST_WQE_REACHED:
+                return true;
+            default:
+                return false;
+        }
+    }
+
     /** @return the kernel's {@code ib_event_msg} text. */
     public String message()
     {

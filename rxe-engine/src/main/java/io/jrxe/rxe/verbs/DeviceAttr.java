@@ -239,7 +239,7 @@ public final class DeviceAttr
     /** @return capability bits ({@link DeviceCapFlags}), 64 bits as in {@code device_cap_flags_ex}. */
     public long deviceCapFlags()
     {
-        return DeviceCapFlags.RXE;
+        return DeviceCapFlags.JRXE;
     }
 
     /** @return max inline data per send WR. */

@@ -72,6 +72,12 @@ public final class DeviceCapFlags
         UD_AV_PORT_ENFORCE | PORT_ACTIVE_EVENT | SYS_IMAGE_GUID | RC_RNR_NAK_GEN | SRQ_RESIZE | MEM_MGT_EXTENSIONS |
         MEM_WINDOW | FLUSH_GLOBAL | FLUSH_PERSISTENT | MEM_WINDOW_TYPE_2B | ATOMIC_WRITE;
 
+    /**
+     * What jrxe reports: rxe's flags plus {@link #XRC} (XRC domains, SRQs and INI/TGT QPs, which the kernel's rxe
+     * lacks): 0x1C001323C76.
+     */
+    public static final long JRXE = RXE | XRC;
+
     private DeviceCapFlags()
     {
     }

@@ -10,6 +10,7 @@ public final class QpInitAttr
     private CompletionQueue sendCq;
     private CompletionQueue recvCq;
     private SharedReceiveQueue srq;
+    private XrcDomain xrcd;
     private final QpCap cap = new QpCap();
     private boolean sqSigAll;
     private boolean multicastLoopback;
@@ -27,6 +28,23 @@ public final class QpInitAttr
     public QpInitAttr qpType(final QpType value)
     {
         qpType = value;
+        return this;
+    }
+
+    /** @return the XRC domain of an XRC target QP, or null. */
+    public XrcDomain xrcd()
+    {
+        return xrcd;
+    }
+
+    /**
+     * @param value the XRC domain an {@link QpType#XRC_TGT} QP belongs to ({@code qp_init_attr.xrcd}); required for
+     *              XRC_TGT and refused for every other type.
+     * @return this.
+     */
+    public QpInitAttr xrcd(final XrcDomain value)
+    {
+        xrcd = value;
         return this;
     }
 

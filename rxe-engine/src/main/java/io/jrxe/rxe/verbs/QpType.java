@@ -2,9 +2,9 @@ package io.jrxe.rxe.verbs;
 
 /**
  * QP transport service types, with their {@code enum ib_qp_type} values. jrxe has no RD. The two XRC types
- * (IBA Vol 1 9.2, ch. 11: eXtended Reliable Connected) are known to the verbs layer (their modify-QP attribute
- * rows are in {@link QpStateTable}) but the XRC data path is not implemented yet: creating an XRC QP fails with
- * {@link Errno#EOPNOTSUPP}. The kernel's rxe (6.1) has no XRC either.
+ * (IBA Vol 1 9.2, 11.2: eXtended Reliable Connected) have their own modify-QP rows in {@link QpStateTable} and
+ * the RC transport with an XRCETH on every request; the kernel's rxe (6.1) has no XRC, so jrxe reports
+ * {@link DeviceCapFlags#XRC} where rxe does not.
  */
 public enum QpType
 {

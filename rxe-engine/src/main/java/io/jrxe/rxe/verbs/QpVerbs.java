@@ -40,16 +40,10 @@ final class QpVerbs
         {
             throw new VerbsException(Errno.EINVAL, "QP type missing: use RC, UC, UD or GSI");
         }
-        if (init.qpType().isXrc())
-        {
-            // Not a stub: the refusal is the feature's current state. The XRC data path (XRCETH, XRC SRQs,
-            // XRC domains) is not in the engine yet, and EOPNOTSUPP is what ib_create_qp returns on a device
-            // without IB_DEVICE_XRC, as the kernel's rxe is.
-            throw new VerbsException(Errno.EOPNOTSUPP, init.qpType() +
-                " QPs are not supported yet (no XRC data path): use RC, UC, UD or GSI");
-        }
-        final SharedReceiveQueue srq = init.srq();
-        final String bad = init.cap().check(attr, null != srq);
+        final QpType type = init.qpType();
+        final SharedReceiveQueue srq = type.isXrc() ? null : init.srq();
+        // XRC_INI: only the send side is checked (ib_uverbs zeroes its receive caps); XRC_TGT has no queues at all
+        final String bad = QpType.XRC_TGT == type ? null : init.cap().check(attr, null != srq || type.isXrc());
         if (null != bad)
         {
             throw new VerbsException(Errno.EINVAL, bad);
@@ -64,13 +58,7 @@ final class QpVerbs
                 "no free QP number: max_qp = " + ctx.maxQp() + " reached");
         }
         final QueuePair qp = new QueuePair(device, pd, qpn, init, attr);
-        pd.acquire();
-        init.sendCq().acquire();
-        init.recvCq().acquire();
-        if (null != srq)
-        {
-            srq.acquire();
-        }
+        acquireOrRelease(qp, true);
         qps.put(qpn, qp);
         table.put(qpn, qp);
         return qp;
@@ -118,20 +106,106 @@ final class QpVerbs
         return dst;
     }
 
-    void destroy(final QueuePair qp)
+    /**
+     * {@code ib_destroy_qp}. On an XRC target QP that opened handles still use, only the creator's reference goes
+     * (the kernel's {@code __ib_destroy_shared_qp}); the last {@link #close} destroys it.
+     *
+     * @return true if the QP is gone (the engine must be told), false if open handles keep it
+     */
+    boolean destroy(final QueuePair qp)
     {
         check(qp);
+        if (QpType.XRC_TGT == qp.type())
+        {
+            if (qp.creatorReleased())
+            {
+                throw new VerbsException(Errno.EINVAL, "XRC target QP " + qp.qpn() +
+                    " was already destroyed by its creator; its opened handles keep it: close them (closeQp)");
+            }
+            if (!qp.openHandles().isEmpty())
+            {
+                qp.releaseCreator();
+                return false;
+            }
+        }
+        remove(qp); // checks first, changes nothing if it throws
+        return true;
+    }
+
+    /**
+     * {@code ib_open_qp}: another handle on XRC target QP {@code qpn} of {@code xrcd}.
+     *
+     * @throws VerbsException EINVAL if the domain has no XRC target QP of that number (another domain's, another
+     *                        type, or none), as {@code ib_open_qp} finds nothing in {@code xrcd->tgt_qps}
+     */
+    XrcQpHandle open(final XrcDomain xrcd, final int qpn, final AsyncEventHandler handler)
+    {
+        final QueuePair qp = qps.get(qpn);
+        if (null == qp || QpType.XRC_TGT != qp.type() || qp.xrcd() != xrcd || qp.isDestroyed())
+        {
+            throw new VerbsException(Errno.EINVAL, "XRCD " + xrcd.handle() + " has no XRC target QP " + qpn +
+                (null == qp ? "" : " (QP " + qpn + " is " + qp.type() +
+                (null != qp.xrcd() ? " of XRCD " + qp.xrcd().handle() : "") + ")"));
+        }
+        final XrcQpHandle handle = new XrcQpHandle(qp, xrcd, handler);
+        qp.openHandles().add(handle);
+        return handle;
+    }
+
+    /**
+     * {@code ib_close_qp}.
+     *
+     * @return the QP if this was its last reference and it is now destroyed (the engine must be told), else null
+     */
+    QueuePair close(final XrcQpHandle handle)
+    {
+        if (null == handle || handle.isClosed() || !handle.qp().openHandles().contains(handle))
+        {
+            throw new VerbsException(Errno.EINVAL, "XRC QP handle is null, closed or from another device");
+        }
+        final QueuePair qp = handle.qp();
+        final boolean last = qp.creatorReleased() && 1 == qp.openHandles().size();
+        if (last)
+        {
+            remove(qp); // checks first: a refusal (EBUSY, events not acknowledged) leaves the handle open
+        }
+        qp.openHandles().remove(handle);
+        handle.close();
+        return last ? qp : null;
+    }
+
+    private void remove(final QueuePair qp)
+    {
         RxeDevice.checkAcked(qp.asyncUnacked().get(), "QP " + qp.qpn());
         qp.destroy();
         qps.remove(qp.qpn());
         table.put(qp.qpn(), null);
         qpns.free(qp.qpn());
-        qp.pd().release();
-        qp.sendCq().release();
-        qp.recvCq().release();
-        if (null != qp.srq())
+        acquireOrRelease(qp, false);
+    }
+
+    /** The objects a QP holds a use count on: PD, CQs, SRQ, and the XRC domain of a target QP. */
+    private static void acquireOrRelease(final QueuePair qp, final boolean acquire)
+    {
+        count(qp.pd(), acquire);
+        count(qp.sendCq(), acquire);
+        count(qp.recvCq(), acquire);
+        count(qp.srq(), acquire);
+        count(qp.xrcd(), acquire);
+    }
+
+    private static void count(final UseCounted object, final boolean acquire)
+    {
+        if (null != object)
         {
-            qp.srq().release();
+            if (acquire)
+            {
+                object.acquire();
+            }
+            else
+            {
+                object.release();
+            }
         }
     }
 

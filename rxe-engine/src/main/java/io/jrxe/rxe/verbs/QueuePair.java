@@ -2,6 +2,8 @@ package io.jrxe.rxe.verbs;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -16,6 +18,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * Control path: {@link RxeDevice#modifyQp}, {@link RxeDevice#queryQp}, {@link RxeDevice#destroyQp}. The engine
  * reaches the rings and the state through the device's {@link io.jrxe.rxe.spi.DevicePort}.
+ * <p>
+ * XRC (IBA 11.2, Linux semantics): an {@link QpType#XRC_INI} QP has a send queue and a send CQ only; an
+ * {@link QpType#XRC_TGT} QP has neither queue, no CQ and no PD, only its {@link #xrcd()}: its receives land in the
+ * XRC SRQ each request names, and complete on that SRQ's CQ. Other processes share a TGT QP through
+ * {@link RxeDevice#openQp}; it lives until its creator has destroyed it and every opened handle is closed.
  */
 public final class QueuePair
 {
@@ -26,6 +33,9 @@ public final class QueuePair
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
     private final SharedReceiveQueue srq;
+    private final XrcDomain xrcd;
+    private final List<XrcQpHandle> openHandles;
+    private boolean creatorReleased;
     private final boolean multicastLoopback;
     private final QpCap cap = new QpCap();
     private final QpAttr attr = new QpAttr();
@@ -68,9 +78,14 @@ public final class QueuePair
         this.pd = pd;
         this.type = init.qpType();
         this.qpn = qpn;
-        this.sendCq = init.sendCq();
-        this.recvCq = init.recvCq();
-        this.srq = init.srq();
+        // ib_uverbs: an XRC_INI QP has no receive side and an XRC_TGT QP neither side nor PD; what the caller
+        // passes for them is ignored, as the kernel ignores it
+        final boolean target = QpType.XRC_TGT == type;
+        this.sendCq = target ? null : init.sendCq();
+        this.recvCq = type.isXrc() ? null : init.recvCq();
+        this.srq = type.isXrc() ? null : init.srq();
+        this.xrcd = target ? init.xrcd() : null;
+        this.openHandles = target ? new CopyOnWriteArrayList<>() : List.of();
         this.multicastLoopback = init.multicastLoopback();
 
         // rxe_qp_init_req: the WQE holds max(max_send_sge * 16, max_inline) bytes, both caps grow to fill it
@@ -78,13 +93,15 @@ public final class QueuePair
         final int wqeBytes = Math.max(req.maxSendSge() * 16, req.maxInlineData());
         final int maxSendSge = Math.min(wqeBytes / 16, deviceAttr.maxSendSge());
         final int maxInline = Math.min(wqeBytes, deviceAttr.maxInlineData());
-        sendQueue = new SendQueue(this, req.maxSendWr(), Math.max(1, maxSendSge), maxInline,
+        // a target keeps a one-slot send ring nobody can post to, so the engine's send-side code needs no null checks
+        sendQueue = new SendQueue(this, target ? 1 : req.maxSendWr(), Math.max(1, maxSendSge), maxInline,
             deviceAttr.maxSgeRd(), init.sqSigAll());
-        recvQueue = null == srq ? new RecvQueue(this, req.maxRecvWr(), Math.max(1, req.maxRecvSge())) : null;
+        recvQueue = null == srq && !type.isXrc() ?
+            new RecvQueue(this, req.maxRecvWr(), Math.max(1, req.maxRecvSge())) : null;
 
-        cap.maxSendWr(sendQueue.maxWr())
-            .maxSendSge(maxSendSge)
-            .maxInlineData(maxInline)
+        cap.maxSendWr(target ? 0 : sendQueue.maxWr())
+            .maxSendSge(target ? 0 : maxSendSge)
+            .maxInlineData(target ? 0 : maxInline)
             .maxRecvWr(null == recvQueue ? 0 : recvQueue.maxWr())
             .maxRecvSge(null == recvQueue ? 0 : req.maxRecvSge());
         req.copyFrom(cap);
@@ -98,7 +115,7 @@ public final class QueuePair
         return device;
     }
 
-    /** @return the PD. */
+    /** @return the PD; null for an XRC target QP, whose memory checks use the PD of the SRQ a request names. */
     public ProtectionDomain pd()
     {
         return pd;
@@ -132,6 +149,29 @@ public final class QueuePair
     public CompletionQueue recvCq()
     {
         return recvCq;
+    }
+
+    /** @return the XRC domain of an XRC target QP, null for other types. */
+    public XrcDomain xrcd()
+    {
+        return xrcd;
+    }
+
+    /** @return the handles {@link RxeDevice#openQp} gave out and that are not closed (XRC target QPs only). */
+    List<XrcQpHandle> openHandles()
+    {
+        return openHandles;
+    }
+
+    /** @return true once the creator has destroyed an XRC target QP that opened handles keep alive. */
+    boolean creatorReleased()
+    {
+        return creatorReleased;
+    }
+
+    void releaseCreator()
+    {
+        creatorReleased = true;
     }
 
     /** @return the SRQ or null. */
@@ -199,6 +239,10 @@ public final class QueuePair
     public int postSend(final SendWorkRequest first)
     {
         clearBad();
+        if (QpType.XRC_TGT == type)
+        {
+            return badSend(first, 0, -Errno.EINVAL, "an XRC target QP has no send queue: send on an XRC_INI QP");
+        }
         final QpState s = state;
         if (destroyed || QpState.RESET == s || QpState.INIT == s || QpState.RTR == s)
         {
@@ -217,6 +261,10 @@ public final class QueuePair
     public int postRecv(final RecvWorkRequest first)
     {
         clearBad();
+        if (type.isXrc())
+        {
+            return badRecv(first, 0, -Errno.EINVAL, "XRC QPs have no receive queue: post receives to the XRC SRQ");
+        }
         if (null == recvQueue)
         {
             return badRecv(first, 0, -Errno.EINVAL, "QP is attached to an SRQ: post receives to the SRQ");
@@ -361,6 +409,7 @@ public final class QueuePair
     /** {@inheritDoc} */
     public String toString()
     {
-        return "QueuePair{qpn=" + qpn + ", type=" + type + ", state=" + state + ", pd=" + pd.handle() + '}';
+        return "QueuePair{qpn=" + qpn + ", type=" + type + ", state=" + state +
+            (null != pd ? ", pd=" + pd.handle() : ", xrcd=" + xrcd.handle()) + '}';
     }
 }

@@ -199,6 +199,11 @@ public final class RxeDevice implements PortCapabilities
         return qpVerbs.lookup(qpn);
     }
 
+    SharedReceiveQueue xrcSrq(final int srqn)
+    {
+        return srqVerbs.lookupXrc(srqn);
+    }
+
     void portState(final PortState state)
     {
         final PortState old;
@@ -324,6 +329,21 @@ public final class RxeDevice implements PortCapabilities
         if (null != handler)
         {
             handler.onAsyncEvent(event, element);
+        }
+        if (event.isQpEvent())
+        {
+            final QueuePair qp = qpVerbs.lookup(element);
+            if (null != qp && qp.serial() == serial)
+            {
+                // an XRC target QP's events also reach every handle opened on it (__ib_shared_qp_event_handler)
+                for (final XrcQpHandle open : qp.openHandles())
+                {
+                    if (null != open.handler())
+                    {
+                        open.handler().onAsyncEvent(event, element);
+                    }
+                }
+            }
         }
     }
 
@@ -853,21 +873,78 @@ public final class RxeDevice implements PortCapabilities
 
     /**
      * {@code ib_create_qp}. The QP starts in RESET; {@code init.cap()} receives the actual capabilities.
+     * <p>
+     * XRC: an {@link QpType#XRC_INI} QP needs a PD and a send CQ (its receive CQ, SRQ and receive caps are ignored,
+     * as ib_uverbs ignores them); an {@link QpType#XRC_TGT} QP takes no PD ({@code pd} null) and no CQ, only
+     * {@link QpInitAttr#xrcd}.
      *
-     * @param pd PD.
+     * @param pd PD (null for XRC_TGT).
      * @param init creation attributes.
      * @return the QP.
      */
     public synchronized QueuePair createQp(final ProtectionDomain pd, final QpInitAttr init)
     {
-        checkPd(pd);
-        checkCq(init.sendCq(), "send");
-        checkCq(init.recvCq(), "receive");
-        if (null != init.srq())
+        final QpType type = init.qpType();
+        if (QpType.XRC_TGT == type)
         {
-            srqVerbs.check(init.srq());
+            if (null != pd)
+            {
+                throw new VerbsException(Errno.EINVAL,
+                    "an XRC target QP belongs to an XRC domain, not a PD: pass pd = null and set QpInitAttr.xrcd");
+            }
+            xrcdVerbs.check(init.xrcd());
+            return qpVerbs.create(null, init);
+        }
+        checkPd(pd);
+        if (null != init.xrcd())
+        {
+            throw new VerbsException(Errno.EINVAL, "only XRC_TGT QPs take an XRC domain, not " + type);
+        }
+        checkCq(init.sendCq(), "send");
+        if (QpType.XRC_INI != type)
+        {
+            checkCq(init.recvCq(), "receive");
+            if (null != init.srq())
+            {
+                srqVerbs.check(init.srq());
+            }
         }
         return qpVerbs.create(pd, init);
+    }
+
+    /**
+     * {@code ib_open_qp}: a handle on the XRC target QP {@code qpn} of {@code xrcd}, created by another user of the
+     * domain, with its own event handler. Close it with {@link #closeQp}.
+     *
+     * @param xrcd the XRC domain the QP was created in.
+     * @param qpn its QP number.
+     * @param handler receives the QP's asynchronous events, or null.
+     * @return the handle.
+     * @throws VerbsException EINVAL if the domain holds no XRC target QP of that number
+     */
+    public synchronized XrcQpHandle openQp(final XrcDomain xrcd, final int qpn, final AsyncEventHandler handler)
+    {
+        xrcdVerbs.check(xrcd);
+        return qpVerbs.open(xrcd, qpn, handler);
+    }
+
+    /**
+     * {@code ib_close_qp}: gives back a handle from {@link #openQp}. The last reference (after the creator's
+     * {@link #destroyQp}) destroys the XRC target QP.
+     *
+     * @param handle the handle.
+     */
+    public void closeQp(final XrcQpHandle handle)
+    {
+        final QueuePair gone;
+        synchronized (this)
+        {
+            gone = qpVerbs.close(handle);
+        }
+        if (null != gone)
+        {
+            port.destroyed(gone); // outside the lock: the engine may take a moment to accept it
+        }
     }
 
     /**
@@ -901,18 +978,23 @@ public final class RxeDevice implements PortCapabilities
     }
 
     /**
-     * {@code ib_destroy_qp}: the QP leaves the tables; its number is released for (cyclic) reuse.
+     * {@code ib_destroy_qp}: the QP leaves the tables; its number is released for (cyclic) reuse. On an XRC target QP
+     * that {@link #openQp} handles still use, this drops only the creator's reference.
      *
      * @param qp the QP.
      */
     public void destroyQp(final QueuePair qp)
     {
+        final boolean gone;
         synchronized (this)
         {
             mcast.checkDestroy(qp);
-            qpVerbs.destroy(qp);
+            gone = qpVerbs.destroy(qp);
         }
-        port.destroyed(qp); // outside the lock: the engine may take a moment to accept it
+        if (gone)
+        {
+            port.destroyed(qp); // outside the lock: the engine may take a moment to accept it
+        }
     }
 
     /**
@@ -973,8 +1055,8 @@ public final class RxeDevice implements PortCapabilities
 
     /**
      * {@code ib_create_srq} of an XRC SRQ ({@code IB_SRQT_XRC}, IBA 11.2.2): XRC initiators name it by its
-     * {@link SharedReceiveQueue#srqn()}. The XRC data path is not implemented yet (see {@link QpType#XRC_TGT}), so
-     * nothing delivers into it today; the object, its accounting and its checks are those of Linux.
+     * {@link SharedReceiveQueue#srqn()} in each work request; any XRC target QP of the same domain delivers into it,
+     * its receives complete on {@code cq}, and its PD protects the memory those requests touch.
      *
      * @param pd PD.
      * @param xrcd its XRC domain (required: EINVAL without).

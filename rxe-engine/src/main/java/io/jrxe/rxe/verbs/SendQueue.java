@@ -96,11 +96,15 @@ final class SendQueue
         final int classes = WrOpcode.classes(wr.opcode(), qp.type());
         if (0 == classes)
         {
-            return "opcode not supported on this QP type (UD: SEND only; UC: no READ/atomics)";
+            return "opcode not supported on this QP type (UD: SEND only; UC: no READ/atomics; XRC: no FLUSH/ATOMIC WRITE)";
         }
         if (0 != (wr.sendFlags() & ~SendFlags.SUPPORTED))
         {
             return "unsupported send flags";
+        }
+        if (QpType.XRC_INI == qp.type() && 0 != (wr.remoteSrqn() & ~0xffffff))
+        {
+            return "remote XRC SRQ number wider than 24 bits";
         }
         final int numSge = wr.sgl().count();
         if (numSge > maxSge)

@@ -19,6 +19,7 @@ public final class SendWorkRequest
     private AddressHandle ah;
     private int remoteQpn;
     private int remoteQkey;
+    private int remoteSrqn;
     private MemoryWindow mw;
     private MemoryRegion bindMr;
     private long bindAddr;
@@ -236,6 +237,23 @@ public final class SendWorkRequest
     public SendWorkRequest remoteQkey(final int value)
     {
         remoteQkey = value;
+        return this;
+    }
+
+    /** @return the XRC SRQ number the WR targets on an XRC initiator QP ({@code wr.xrc.remote_srqn}). */
+    public int remoteSrqn()
+    {
+        return remoteSrqn;
+    }
+
+    /**
+     * @param value the remote XRC SRQ number, 24 bits: every packet of the message carries it in its XRCETH and the
+     *              target delivers to that SRQ (IBA 9.3.4). Ignored on other QP types.
+     * @return this.
+     */
+    public SendWorkRequest remoteSrqn(final int value)
+    {
+        remoteSrqn = value;
         return this;
     }
 

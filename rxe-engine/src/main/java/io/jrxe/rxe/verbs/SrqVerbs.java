@@ -1,6 +1,7 @@
 package io.jrxe.rxe.verbs;
 
 import io.jrxe.rxe.spi.IndexAllocator;
+import io.jrxe.rxe.spi.IndexTable;
 import org.agrona.collections.Int2ObjectHashMap;
 
 /**
@@ -13,12 +14,20 @@ final class SrqVerbs
     private final DeviceAttr attr;
     private final IndexAllocator handles;
     private final Int2ObjectHashMap<SharedReceiveQueue> srqs = new Int2ObjectHashMap<>();
+    private final IndexTable<SharedReceiveQueue> xrcTable;
 
     SrqVerbs(final RxeDevice device, final DeviceAttr attr, final int maxSrq)
     {
         this.device = device;
         this.attr = attr;
         this.handles = new IndexAllocator(1, maxSrq);
+        this.xrcTable = new IndexTable<>(maxSrq);
+    }
+
+    /** Engine lookup of an XRC SRQ by the number an XRCETH carries; lock-free and allocation-free. */
+    SharedReceiveQueue lookupXrc(final int srqn)
+    {
+        return xrcTable.get(srqn);
     }
 
     SharedReceiveQueue lookup(final int handle)
@@ -62,6 +71,7 @@ final class SrqVerbs
         srq.xrc(xrcd, cq);
         xrcd.acquire();
         cq.acquire();
+        xrcTable.put(srq.srqn(), srq); // published after the XRC fields: the engine reads them on lookup
         return srq;
     }
 
@@ -112,6 +122,7 @@ final class SrqVerbs
                 " QPs; destroy them first");
         }
         srqs.remove(srq.handle());
+        xrcTable.put(srq.handle(), null);
         handles.free(srq.handle());
         srq.pd().release();
         if (srq.isXrc())

@@ -223,6 +223,12 @@ final class VerbsPort implements DevicePort
     }
 
     @Override
+    public SharedReceiveQueue xrcSrq(final int srqn)
+    {
+        return device.xrcSrq(srqn);
+    }
+
+    @Override
     public MrTable mrTable()
     {
         return device.mrTable();
@@ -243,7 +249,17 @@ final class VerbsPort implements DevicePort
     @Override
     public WqeRing<RecvWqe> recvRing(final QueuePair qp)
     {
-        return null != qp.srq() ? qp.srq().ring() : qp.recvQueue().ring();
+        if (null != qp.srq())
+        {
+            return qp.srq().ring();
+        }
+        return null != qp.recvQueue() ? qp.recvQueue().ring() : null; // XRC: the SRQ comes with each request
+    }
+
+    @Override
+    public WqeRing<RecvWqe> srqRing(final SharedReceiveQueue srq)
+    {
+        return srq.ring();
     }
 
     @Override

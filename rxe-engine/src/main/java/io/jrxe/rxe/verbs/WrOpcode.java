@@ -67,6 +67,7 @@ public final class WrOpcode
     private static final int UC = 1 << 3;
     private static final int UD = 1 << 4;
     private static final int GSI = 1 << 1;
+    private static final int XRC = 1 << 9; // XRC_INI: the RC operations whose XRC opcodes IBA Table 35 defines
 
     private WrOpcode()
     {
@@ -88,25 +89,25 @@ public final class WrOpcode
         {
             case RDMA_WRITE:
             case RDMA_WRITE_WITH_IMM:
-                return 0 != (t & (RC | UC)) ? CLASS_INLINE | CLASS_WRITE : 0;
+                return 0 != (t & (RC | UC | XRC)) ? CLASS_INLINE | CLASS_WRITE : 0;
             case SEND:
             case SEND_WITH_IMM:
-                return 0 != (t & (RC | UC | UD | GSI)) ? CLASS_INLINE | CLASS_SEND : 0;
+                return 0 != (t & (RC | UC | UD | GSI | XRC)) ? CLASS_INLINE | CLASS_SEND : 0;
             case SEND_WITH_INV:
-                return 0 != (t & RC) ? CLASS_INLINE | CLASS_SEND : 0;
+                return 0 != (t & (RC | XRC)) ? CLASS_INLINE | CLASS_SEND : 0;
             case RDMA_READ:
             case RDMA_READ_WITH_INV:
-                return 0 != (t & RC) ? CLASS_READ : 0;
+                return 0 != (t & (RC | XRC)) ? CLASS_READ : 0;
             case ATOMIC_CMP_AND_SWP:
             case ATOMIC_FETCH_AND_ADD:
-                return 0 != (t & RC) ? CLASS_ATOMIC : 0;
+                return 0 != (t & (RC | XRC)) ? CLASS_ATOMIC : 0;
             case LOCAL_INV:
             case REG_MR:
             case REG_MR_INTEGRITY:
-                return 0 != (t & RC) ? CLASS_LOCAL : 0;
+                return 0 != (t & (RC | XRC)) ? CLASS_LOCAL : 0;
             case BIND_MW:
-                return 0 != (t & (RC | UC)) ? CLASS_LOCAL : 0;
-            case FLUSH:
+                return 0 != (t & (RC | UC | XRC)) ? CLASS_LOCAL : 0;
+            case FLUSH: // RC only: jrxe has no XRC FLUSH or ATOMIC WRITE opcodes (its table stops at 0xB7)
                 return 0 != (t & RC) ? CLASS_FLUSH : 0;
             case ATOMIC_WRITE:
                 return 0 != (t & RC) ? CLASS_ATOMIC_WRITE : 0;

@@ -55,13 +55,13 @@ class IbvDevinfoTest
     /** ibv_devinfo (no -v) for an rxe device on a 1500-byte netdev whose port is up. */
     private static final String BRIEF = DEVICE + PORT + "\n";
 
-    /** ibv_devinfo -v for the same device. */
+    /** ibv_devinfo -v for the same device: rxe's, with the XRC capability bit that jrxe adds. */
     private static final String VERBOSE = DEVICE +
         "\tmax_mr_size:\t\t\t0xffffffffffffffff\n" +
         "\tpage_size_cap:\t\t\t0xfffff000\n" +
         "\tmax_qp:\t\t\t\t1048560\n" +
         "\tmax_qp_wr:\t\t\t1048576\n" +
-        "\tdevice_cap_flags:\t\t0x01223c76\n" +
+        "\tdevice_cap_flags:\t\t0x01323c76\n" +
         "\t\t\t\t\tBAD_PKEY_CNTR\n" +
         "\t\t\t\t\tBAD_QKEY_CNTR\n" +
         "\t\t\t\t\tAUTO_PATH_MIG\n" +
@@ -72,6 +72,7 @@ class IbvDevinfoTest
         "\t\t\t\t\tRC_RNR_NAK_GEN\n" +
         "\t\t\t\t\tSRQ_RESIZE\n" +
         "\t\t\t\t\tMEM_WINDOW\n" +
+        "\t\t\t\t\tXRC\n" +
         "\t\t\t\t\tMEM_MGT_EXTENSIONS\n" +
         "\t\t\t\t\tMEM_WINDOW_TYPE_2B\n" +
         "\tmax_sge:\t\t\t32\n" +
@@ -112,7 +113,7 @@ class IbvDevinfoTest
         "\t\t\t\t\tNO SUPPORT\n" +
         "\tcompletion_timestamp_mask not supported\n" +
         "\tcore clock not supported\n" +
-        "\tdevice_cap_flags_ex:\t\t0x1C001223C76\n" +
+        "\tdevice_cap_flags_ex:\t\t0x1C001323C76\n" +
         "\t\t\t\t\tUnknown flags: 0x1C000000000\n" +
         "\ttso_caps:\n" +
         "\t\tmax_tso:\t\t\t0\n" +

@@ -177,8 +177,11 @@ class ReplayAndFuzzTest extends EngineTestBase
         expectDrop(fixed(tver), RxeCounter.BAD_TVER);
 
         expectDrop(forge(qpn, 0x15, 50, (buf, at) -> { }, 0, 0), RxeCounter.BAD_OPCODE);
-        // an XRC SEND ONLY with its XRCETH (SRQN 1) to an RC QP: no XRC data path yet, so a counted bad opcode
+        // an XRC SEND ONLY with its XRCETH (SRQN 1) to an RC QP: the opcode's transport is not the QP's
         expectDrop(forge(qpn, Opcode.QP_XRC << 5 | Opcode.SEND_ONLY, 50, (buf, at) -> buf.putInt(at, 1), 4, 8),
+            RxeCounter.BAD_QP_TYPE);
+        // an RD opcode (RD SEND ONLY, 0x44): jrxe has no RD, as rxe
+        expectDrop(forge(qpn, Opcode.QP_RD << 5 | Opcode.SEND_ONLY, 50, (buf, at) -> { }, 0, 0),
             RxeCounter.BAD_OPCODE);
 
         final byte[] pkey = forge(qpn, Opcode.RDMA_WRITE_ONLY, 50, rethTo, Reth.LENGTH, 8);

@@ -270,16 +270,4 @@ class QpModifyTest
         f.device.destroyQp(gsi);
         assertEquals(QpnAllocator.GSI_QPN, f.createQp(QpType.GSI, 4, 4).qpn(), "QPN 1 is free again");
     }
-
-    @Test
-    void shouldRefuseXrcQpsWithEopnotsuppUntilTheXrcDataPathExists()
-    {
-        final VerbsFixture f = new VerbsFixture();
-        for (final QpType type : new QpType[] {QpType.XRC_INI, QpType.XRC_TGT})
-        {
-            final VerbsException ex = assertThrows(VerbsException.class, () -> f.createQp(type, 4, 4));
-            assertEquals(Errno.EOPNOTSUPP, ex.errno());
-            assertTrue(ex.getMessage().contains(type.name()), ex.getMessage());
-        }
-    }
 }
