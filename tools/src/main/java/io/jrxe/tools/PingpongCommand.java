@@ -9,6 +9,10 @@ import io.jrxe.ulp.oob.OobContext;
 import io.jrxe.ulp.oob.PeerQpSettings;
 import io.jrxe.ulp.oob.PingpongDest;
 import io.jrxe.ulp.oob.PingpongExchange;
+import io.jrxe.ulp.oob.XsrqDest;
+import io.jrxe.ulp.pingpong.ProgressingCall;
+import io.jrxe.ulp.pingpong.XsrqPingpong;
+import io.jrxe.ulp.pingpong.XsrqSession;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -24,8 +28,6 @@ import java.net.ServerSocket;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,6 +44,9 @@ import java.util.concurrent.TimeUnit;
  *   JRXE-PINGPONG role=client iters=1000 size=4096 seconds=1.23 mbit_per_sec=53.28 usec_per_iter=1230.00 validate=ok
  * </pre>
  * Exit status 0 on success, 1 on a failed run or a failed validation.
+ * <p>
+ * {@code --xsrq} plays {@code ibv_xsrq_pingpong} instead (XRC, see {@link XsrqPingpong}); the kernel's rxe has no
+ * XRC, so its peer is another jrxe process or the tool on a device with XRC.
  */
 @Command(name = "pingpong", mixinStandardHelpOptions = true, sortOptions = false,
     description = "ibv_rc_pingpong over jrxe's VFIO NIC (server without HOST, client with HOST).")
@@ -78,6 +83,14 @@ final class PingpongCommand implements Callable<Integer>
 
     @Option(names = {"-c", "--validate"}, description = "check received buffers (the tool's -c; use it on both sides)")
     boolean validate;
+
+    @Option(names = "--xsrq", description = "play ibv_xsrq_pingpong instead (XRC: initiator and target QPs, an " +
+        "XRC SRQ); -n is then its messages per client (the tool's default is 5)")
+    boolean xsrq;
+
+    @Option(names = "--clients", description = "with --xsrq, as server: clients to accept (ibv_xsrq_pingpong's -c; " +
+        "default: ${DEFAULT-VALUE})")
+    int clients = 1;
 
     @Option(names = "--idle", description = "what the polling thread does when idle: spin, yield, backoff, or park " +
         "(default: ${DEFAULT-VALUE}: woken by doorbells and the NIC's interrupt)")
@@ -119,6 +132,11 @@ final class PingpongCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--timeout must be at least 1 second, got " + timeoutSeconds);
         }
+        if (clients < 1 || (!xsrq && 1 != clients) || (null != host && 1 != clients))
+        {
+            throw new IllegalArgumentException("--clients is for an --xsrq server (1 or more), got " + clients +
+                (null != host ? " on a client" : ""));
+        }
     }
 
     /**
@@ -134,12 +152,18 @@ final class PingpongCommand implements Callable<Integer>
         final OobContext oob = new OobContext().acceptTimeoutNs(timeoutNs).connectTimeoutNs(timeoutNs)
             .ioTimeoutNs(timeoutNs);
         final boolean client = null != host;
+        if (xsrq)
+        {
+            return runXsrq(node, out, idle, clock, pathMtu, oob, timeoutNs);
+        }
         try (RcPingpong pp = new RcPingpong(node, size, rxDepth, idle, clock))
         {
             final int psn = PeerQpSettings.randomPsn(new Random(System.nanoTime()));
             final PingpongDest local = pp.localDest(gidIndex, psn);
             out.println(describe("  local address:  ", local));
-            final PingpongDest remote = exchangeWhileProgressing(node, idle, pp, local, pathMtu, oob);
+            // the peer resolves our address (ARP) while it connects, in the middle of the exchange
+            final PingpongDest remote = ProgressingCall.call(node, idle, "jrxe-pingpong-exchange",
+                () -> exchange(pp, local, pathMtu, oob));
             out.println(describe("  remote address: ", remote));
             if (client)
             {
@@ -152,52 +176,6 @@ final class PingpongCommand implements Callable<Integer>
         catch (final IOException ex)
         {
             throw new IllegalStateException("ibv_rc_pingpong exchange failed: " + ex.getMessage(), ex);
-        }
-    }
-
-    /**
-     * Runs the blocking TCP exchange on a helper thread while this thread keeps the node going: the peer resolves
-     * jrxe's address (ARP) when it moves its QP to RTR, in the middle of the exchange, and the kernel fails that
-     * modify ("Failed to modify QP to RTR") if nobody answers.
-     */
-    private PingpongDest exchangeWhileProgressing(
-        final RoceNode node,
-        final IdleStrategy idle,
-        final RcPingpong pp,
-        final PingpongDest local,
-        final Mtu pathMtu,
-        final OobContext oob) throws IOException
-    {
-        final FutureTask<PingpongDest> task = new FutureTask<>(() -> exchange(pp, local, pathMtu, oob));
-        final Thread thread = new Thread(task, "jrxe-pingpong-exchange");
-        thread.setDaemon(true);
-        thread.start();
-        while (!task.isDone())
-        {
-            idle.idle(node.progress());
-        }
-        idle.reset();
-        try
-        {
-            return task.get();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted during the exchange", ex);
-        }
-        catch (final ExecutionException ex)
-        {
-            final Throwable cause = ex.getCause();
-            if (cause instanceof IOException)
-            {
-                throw (IOException)cause;
-            }
-            if (cause instanceof RuntimeException)
-            {
-                throw (RuntimeException)cause;
-            }
-            throw new IOException(cause);
         }
     }
 
@@ -218,6 +196,45 @@ final class PingpongCommand implements Callable<Integer>
             return PingpongExchange.server(channel, local,
                 remote -> pp.connect(remote, pathMtu, gidIndex, local.psn()));
         }
+    }
+
+    /**
+     * {@code ibv_xsrq_pingpong}: the same exchange port, {@code -s}, {@code -m}, {@code -g} and {@code -n}; it prints
+     * the tool's address lines and "success", and one line for scripts:
+     * <pre>
+     *   JRXE-XSRQ role=server clients=1 tests=5 size=4096 receives=5 sends=5 seconds=0.01
+     * </pre>
+     */
+    private int runXsrq(final RoceNode node, final PrintStream out, final IdleStrategy idle, final NanoClock clock,
+        final Mtu pathMtu, final OobContext oob, final long timeoutNs)
+    {
+        final boolean client = null != host;
+        try (XsrqPingpong pp = new XsrqPingpong(node, size, clients, iters, idle, clock))
+        {
+            final XsrqSession session = new XsrqSession(node, pp, idle, oob, pathMtu, gidIndex,
+                (local, dest) -> out.println(describe(local ? "local" : "remote", dest)));
+            final long deadline = clock.nanoTime() + timeoutNs;
+            final XsrqPingpong.Result r = client ? session.client(new InetSocketAddress(host, port), deadline) :
+                session.server(port, clients, deadline);
+            linger(node, idle, clock);
+            out.println("success");
+            out.println("JRXE-XSRQ role=" + (client ? "client" : "server") + " clients=" + clients + " tests=" +
+                iters + " size=" + size + " receives=" + r.receives() + " sends=" + r.sends() + " seconds=" +
+                String.format(Locale.ROOT, "%.2f", r.elapsedNs() / 1e9));
+            out.flush();
+            return 0;
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("ibv_xsrq_pingpong exchange failed: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The tool's {@code ADDR_FORMAT}. */
+    private static String describe(final String who, final XsrqDest d)
+    {
+        return String.format(Locale.ROOT, "%8s: LID %04x, QPN RECV %06x SEND %06x, PSN %06x, SRQN %06x, GID %s", who,
+            d.lid(), d.recvQpn(), d.sendQpn(), d.psn(), d.srqn(), Gid.toString(d.gid()));
     }
 
     /** Keeps the engine running briefly so the ACK of the last message leaves before the node closes. */

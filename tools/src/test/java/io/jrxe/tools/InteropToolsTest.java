@@ -72,6 +72,33 @@ class InteropToolsTest
     }
 
     @Test
+    void xsrqPingpongServerAndClientPlayOverXrc() throws Exception
+    {
+        final int port = EmulatedNodes.freePort();
+        final int tests = 30;
+        final int size = 5000; // several packets per message at MTU 1024
+        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
+        {
+            final ToolRun server = xsrq(nodes, nodes.a, null, port, size, tests);
+            final ToolRun client = xsrq(nodes, nodes.b, "127.0.0.1", port, size, tests);
+            assertEquals(0, client.status(), client.output());
+            assertEquals(0, server.status(), server.output());
+            for (final ToolRun r : new ToolRun[]{server, client})
+            {
+                final String out = r.output();
+                assertTrue(out.contains("\nsuccess\n"), out);
+                assertTrue(out.contains(" receives=" + tests + " sends=" + tests + " "), out);
+                assertTrue(Pattern.compile("(?m)^   local: LID 0000, QPN RECV [0-9a-f]{6} SEND [0-9a-f]{6}, " +
+                    "PSN [0-9a-f]{6}, SRQN [0-9a-f]{6}, GID ::ffff:10\\.9\\.0\\.\\d$").matcher(out).find(), out);
+                assertTrue(out.contains("  remote: LID 0000, QPN RECV "), out);
+            }
+            final long packets = (long)tests * ((size + 1023) / 1024);
+            assertNoErrors("jrxe-a", packets);
+            assertNoErrors("jrxe-b", packets);
+        }
+    }
+
+    @Test
     void pingpongValidationFailsWhenThePeerDoesNotMarkItsPages() throws Exception
     {
         final int port = EmulatedNodes.freePort();
@@ -156,6 +183,22 @@ class InteropToolsTest
     private void assertNoErrors(final String device, final long minPackets)
     {
         PerftestRuns.assertNoErrors(countersDir, device, minPackets);
+    }
+
+    private static ToolRun xsrq(
+        final EmulatedNodes nodes, final RoceNode node, final String host, final int port, final int size,
+        final int tests)
+    {
+        final PingpongCommand cmd = new PingpongCommand();
+        cmd.xsrq = true;
+        cmd.host = host;
+        cmd.port = port;
+        cmd.size = size;
+        cmd.iters = tests;
+        cmd.timeoutSeconds = 60;
+        cmd.checkOptions();
+        return ToolRun.start(nodes, (out, err) -> cmd.run(node, out, new BackoffIdleStrategy(),
+            SystemNanoClock.INSTANCE));
     }
 
     private static ToolRun pingpong(
