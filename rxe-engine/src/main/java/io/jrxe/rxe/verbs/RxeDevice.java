@@ -917,15 +917,19 @@ public final class RxeDevice implements PortCapabilities
      * domain, with its own event handler. Close it with {@link #closeQp}.
      *
      * @param xrcd the XRC domain the QP was created in.
-     * @param qpn its QP number.
-     * @param handler receives the QP's asynchronous events, or null.
+     * @param attr its QP number and type, and the handler of its events through the new handle.
      * @return the handle.
-     * @throws VerbsException EINVAL if the domain holds no XRC target QP of that number
+     * @throws VerbsException EINVAL if the type is not XRC_TGT or the domain holds no XRC target QP of that number
      */
-    public synchronized XrcQpHandle openQp(final XrcDomain xrcd, final int qpn, final AsyncEventHandler handler)
+    public synchronized XrcQpHandle openQp(final XrcDomain xrcd, final QpOpenAttr attr)
     {
         xrcdVerbs.check(xrcd);
-        return qpVerbs.open(xrcd, qpn, handler);
+        if (QpType.XRC_TGT != attr.qpType())
+        {
+            throw new VerbsException(Errno.EINVAL, "only XRC_TGT QPs can be opened (ib_open_qp), not " +
+                attr.qpType());
+        }
+        return qpVerbs.open(xrcd, attr.qpNum(), attr.eventHandler());
     }
 
     /**

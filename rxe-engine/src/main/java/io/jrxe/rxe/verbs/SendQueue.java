@@ -96,7 +96,8 @@ final class SendQueue
         final int classes = WrOpcode.classes(wr.opcode(), qp.type());
         if (0 == classes)
         {
-            return "opcode not supported on this QP type (UD: SEND only; UC: no READ/atomics; XRC: no FLUSH/ATOMIC WRITE)";
+            return "opcode not supported on this QP type (UD: SEND only; UC: no READ/atomics; " +
+                "XRC: no FLUSH/ATOMIC WRITE)";
         }
         if (0 != (wr.sendFlags() & ~SendFlags.SUPPORTED))
         {

@@ -9,6 +9,7 @@ import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.Mtu;
 import io.jrxe.rxe.verbs.ProtectionDomain;
 import io.jrxe.rxe.verbs.QpInitAttr;
+import io.jrxe.rxe.verbs.QpOpenAttr;
 import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
@@ -241,7 +242,8 @@ class XrcTransportTest extends EngineTestBase
             sendWcs.clear();
             final QueuePair[] qps = connected(60);
             final List<AsyncEvent> events = new ArrayList<>();
-            final XrcQpHandle opened = pair.b.device.openQp(xrcd, qps[1].qpn(), (event, qpn) -> events.add(event));
+            final XrcQpHandle opened = pair.b.device.openQp(xrcd,
+                new QpOpenAttr().qpNum(qps[1].qpn()).eventHandler((event, qpn) -> events.add(event)));
             pair.a.postSend(qps[0], sendWr(WrOpcode.SEND, 1, src, 0, 32).remoteSrqn(badSrqn));
             pair.runUntil(() -> pair.a.pollSend(sendWcs).size() == 1, MS, 100_000);
             assertEquals(WcStatus.REM_INV_REQ_ERR.code(), sendWcs.get(0).status(), "SRQN " + badSrqn);
@@ -260,7 +262,7 @@ class XrcTransportTest extends EngineTestBase
     void shouldKeepATargetQpOpenedElsewhereAliveAfterItsCreatorDestroysIt()
     {
         final QueuePair[] qps = connected(70);
-        final XrcQpHandle opened = pair.b.device.openQp(xrcd, qps[1].qpn(), null);
+        final XrcQpHandle opened = pair.b.device.openQp(xrcd, new QpOpenAttr().qpNum(qps[1].qpn()));
         pair.b.device.destroyQp(qps[1]); // the creator lets go; the opened handle keeps the QP
         assertFalse(qps[1].isDestroyed());
         assertEquals(1, xrcd.useCount() - 2, "the target QP still holds the domain (beside the two SRQs)");

@@ -23,6 +23,11 @@ class XrcQpVerbsTest
         return assertThrows(VerbsException.class, call::run).errno();
     }
 
+    private static QpOpenAttr open(final int qpn)
+    {
+        return new QpOpenAttr().qpNum(qpn);
+    }
+
     private QueuePair target(final XrcDomain domain)
     {
         return f.device.createQp(null, new QpInitAttr().qpType(QpType.XRC_TGT).xrcd(domain));
@@ -102,11 +107,13 @@ class XrcQpVerbsTest
         final QueuePair tgt = target(xrcd);
         final XrcDomain other = f.device.allocXrcd();
         final QueuePair rc = f.createQp(QpType.RC, 4, 4);
-        assertEquals(Errno.EINVAL, errno(() -> f.device.openQp(other, tgt.qpn(), null)), "another domain");
-        assertEquals(Errno.EINVAL, errno(() -> f.device.openQp(xrcd, rc.qpn(), null)), "not a target QP");
-        assertEquals(Errno.EINVAL, errno(() -> f.device.openQp(xrcd, 0xFFFF, null)), "no such QP");
+        assertEquals(Errno.EINVAL, errno(() -> f.device.openQp(other, open(tgt.qpn()))), "another domain");
+        assertEquals(Errno.EINVAL, errno(() -> f.device.openQp(xrcd, open(rc.qpn()))), "not a target QP");
+        assertEquals(Errno.EINVAL, errno(() -> f.device.openQp(xrcd, open(0xFFFF))), "no such QP");
+        assertEquals(Errno.EINVAL, errno(() -> f.device.openQp(xrcd, open(tgt.qpn()).qpType(QpType.RC))),
+            "ib_open_qp opens XRC_TGT QPs only");
 
-        final XrcQpHandle handle = f.device.openQp(xrcd, tgt.qpn(), null);
+        final XrcQpHandle handle = f.device.openQp(xrcd, open(tgt.qpn()));
         assertSame(tgt, handle.qp());
         assertEquals(tgt.qpn(), handle.qpn());
         f.device.closeQp(handle);
@@ -121,8 +128,10 @@ class XrcQpVerbsTest
     {
         final QueuePair tgt = target(xrcd);
         final List<String> heard = new ArrayList<>();
-        final XrcQpHandle first = f.device.openQp(xrcd, tgt.qpn(), (event, qpn) -> heard.add("1:" + event));
-        final XrcQpHandle second = f.device.openQp(xrcd, tgt.qpn(), (event, qpn) -> heard.add("2:" + event));
+        final XrcQpHandle first = f.device.openQp(xrcd,
+            open(tgt.qpn()).eventHandler((event, qpn) -> heard.add("1:" + event)));
+        final XrcQpHandle second = f.device.openQp(xrcd,
+            open(tgt.qpn()).eventHandler((event, qpn) -> heard.add("2:" + event)));
 
         f.port.raise(AsyncEvent.COMM_EST, tgt.qpn());
         assertEquals(List.of("1:COMM_EST", "2:COMM_EST"), heard);
