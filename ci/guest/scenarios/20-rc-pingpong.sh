@@ -6,6 +6,8 @@
 #
 # Checks: both runs complete every iteration; jrxe's validation (every message byte for byte) and the kernel
 # server's (-c) find nothing; jrxe's counters (jrxe stat) show no errors. rxe's hw_counters are shown beside them.
+# Also recorded, not checked: whether the kernel's rxe has XRC (ibv_xsrq_pingpong opens an XRC domain first and
+# exits when the device refuses it), which is why jrxe's `pingpong --xsrq` has no kernel peer in this suite.
 # timeout: 900
 
 ITERS=200
@@ -72,12 +74,21 @@ log "k2j rxe0: $k2j_rxe"
 log "j2k jrxe: $cli_counters"
 log "j2k rxe0: $j2k_rxe"
 
+# the kernel's XRC: a device without it fails ibv_open_xrcd ("Couldn't Open the XRC Domain <errno>") at once
+xsrq_out=$(timeout 10 ibv_xsrq_pingpong -d rxe0 -g "$gidx" -p 18999 2>&1 < /dev/null)
+if echo "$xsrq_out" | grep -q "Couldn't Open the XRC Domain"; then
+    kernel_xrc="absent($(echo "$xsrq_out" | grep -o "XRC Domain [0-9]*" | tr ' ' '_'))"
+else
+    kernel_xrc="unknown"
+    log "ibv_xsrq_pingpong on rxe0: $xsrq_out"
+fi
+
 figures="iters=$ITERS size=$SIZE k2j_usec_per_iter=${k2j_usec:-?} k2j_mbit=${k2j_mbit:-?}"
 figures+=" j2k_usec_per_iter=${j2k_usec:-?} j2k_mbit=${j2k_mbit:-?}"
 figures+=" jrxe_srv_rcvd=$(value_of rcvd_pkts "$srv_counters") jrxe_cli_rcvd=$(value_of rcvd_pkts "$cli_counters")"
 retx_srv=$(value_of retransmitted_pkts "$srv_counters")
 retx_cli=$(value_of retransmitted_pkts "$cli_counters")
-figures+=" jrxe_retx=$(( ${retx_srv:-0} + ${retx_cli:-0} ))"
+figures+=" jrxe_retx=$(( ${retx_srv:-0} + ${retx_cli:-0} )) kernel_xrc=$kernel_xrc"
 # MSI-X interrupts that woke jrxe's parked thread (the JRXE-NIC STATS line each run prints at exit)
 figures+=" jrxe_srv_irqs=$(value_of interrupts "$(grep -m1 '^JRXE-NIC STATS' "$srv_log")")"
 figures+=" jrxe_cli_irqs=$(value_of interrupts "$(grep -m1 '^JRXE-NIC STATS' "$cli_log")")"

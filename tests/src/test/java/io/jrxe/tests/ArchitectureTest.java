@@ -56,7 +56,7 @@ class ArchitectureTest
     /** What an application may call on a QP: posting, reading its identity and state. */
     private static final Set<String> QUEUE_PAIR_METHODS = Set.of(
         "device", "pd", "type", "qpn", "sendCq", "recvCq", "srq", "cap", "state", "isSqDraining", "isDestroyed",
-        "postSend", "postRecv", "badSendWr", "badRecvWr", "badWrIndex", "postError", "multicastLoopback",
+        "postSend", "postRecv", "badSendWr", "badRecvWr", "badWrIndex", "postError", "multicastLoopback", "xrcd",
         "toString");
 
     /** What an application may call on a CQ: polling, arming, reading; resize/modify/destroy are device verbs. */
