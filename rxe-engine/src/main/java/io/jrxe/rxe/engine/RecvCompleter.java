@@ -42,15 +42,15 @@ final class RecvCompleter
     /**
      * Points an XRC target QP's receive side at the XRC SRQ its request names (IBA 11.2: an XRC TGT QP delivers to
      * the XRC SRQ the XRCETH selects, which must be of the QP's own XRC domain; the SRQ's PD then protects the
-     * request's memory accesses and its CQ takes the completion). A message in progress keeps the SRQ it took its
-     * receive WQE from.
+     * request's memory accesses and its CQ takes the completion). A message in progress keeps its SRQ.
      *
      * @return false (counted) if the SRQ number names no XRC SRQ of the QP's domain: the caller NAKs or drops
      */
     boolean bindXrcSrq(final QpContext c, final int srqn)
     {
         final SharedReceiveQueue srq = port.xrcSrq(srqn);
-        if (null == srq || srq.xrcd() != c.qp.xrcd() || (c.recvActive && srq != c.srq))
+        // a SEND or WRITE in progress (its first packet bound it) stays with its SRQ and so with its PD
+        if (null == srq || srq.xrcd() != c.qp.xrcd() || ((c.recvActive || c.writeResid > 0) && srq != c.srq))
         {
             counters.increment(c, RxeCounter.XRC_BAD_SRQN);
             return false;
