@@ -235,7 +235,7 @@ JRXE_NODE_OPTS=(--idle park)
 # first packets sent before ARP resolves are not errors).
 JRXE_ERROR_COUNTERS="icrc_err bad_opcode bad_pkey bad_qpn bad_qkey bad_header_length bad_pad truncated bad_tver
     bad_qp_type bad_ip_header opcode_seq_err nak_sent nak_rcvd retry_exceeded_err retry_rnr_exceeded_err
-    rkey_violation cq_overflow link_downed"
+    rkey_violation cq_overflow link_downed xrc_bad_srqn"
 # rxe hw_counters shown beside jrxe's.
 RXE_SHOWN_COUNTERS="sent_pkts rcvd_pkts duplicate_request out_of_seq_request rcvd_rnr_err send_rnr_err rcvd_seq_err
     completer_retry_err retry_exceeded_err"

@@ -31,7 +31,8 @@ import java.util.Set;
  */
 public final class RxeStat
 {
-    private static final String[] QP_TYPES = {"rc", "uc", "rd", "ud"};
+    // by Opcode.qpType (the BTH transport prefix); 4 is the CNP pseudo-type, no QP has it
+    private static final String[] QP_TYPES = {"rc", "uc", "rd", "ud", "?", "xrc"};
 
     private final PrintStream out;
     private final EpochClock clock;

@@ -36,6 +36,7 @@ class RxeStatTest
         {
             file.deviceSet(0).add(RxeCounter.RCVD_PKTS, 12);
             file.allocateQp(40, 3, file.deviceSet(0)).increment(RxeCounter.BAD_QKEY);
+            file.allocateQp(41, 5, file.deviceSet(0)).increment(RxeCounter.XRC_BAD_SRQN); // Opcode.QP_XRC
             new RxeStat(out, () -> 3_726_000L).perQp(true).print(new CountersFileReader(file.buffer()));
         }
         final List<String> lines = lines();
@@ -44,6 +45,8 @@ class RxeStatTest
         assertTrue(lines.contains("bad_qkey 1"));
         assertTrue(lines.contains("qp 40 ud"));
         assertTrue(lines.contains("  bad_qkey 1"));
+        assertTrue(lines.contains("qp 41 xrc"), lines.toString());
+        assertTrue(lines.contains("  xrc_bad_srqn 1"), lines.toString());
         assertFalse(lines.contains("sent_pkts 0"));
     }
 
