@@ -168,11 +168,17 @@ class ZeroAllocationTest
             stack.staticNeighbor6(hi, lo, MAC_PEER);
 
             runWorkload(stack, hi, lo, 30_000); // warm up: class loading, JIT
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            runWorkload(stack, hi, lo, 30_000);
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            // A per-packet allocation shows in every window; a one-off (a compilation finishing late on a loaded
+            // machine once left 656 bytes in a window) does not, so the quietest of three windows must be 0.
+            long fewest = Long.MAX_VALUE;
+            for (int window = 0; window < 3 && 0 != fewest; window++)
+            {
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                runWorkload(stack, hi, lo, 30_000);
+                fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
+            }
 
-            assertEquals(0, allocated, "bytes allocated on the packet path");
+            assertEquals(0, fewest, "bytes allocated on the packet path (fewest of up to three windows)");
             assertTrue(handler.datagrams > 10_000);
             assertTrue(stack.counter(NetCounter.ICMP_ECHO_REPLIES) > 10_000);
             assertTrue(stack.counter(NetCounter.ICMPV6_ECHO_REPLIES) > 10_000);
