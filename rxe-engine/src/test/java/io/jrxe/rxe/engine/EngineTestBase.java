@@ -1,5 +1,6 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import org.junit.jupiter.api.AfterEach;
@@ -36,6 +37,17 @@ abstract class EngineTestBase
     EngineTestBase(final long seed, final Path countersDirectory)
     {
         pair = new EnginePair(seed, 4096, countersDirectory);
+    }
+
+    /** Delivers a frame to B: it is dropped, counted once under {@code reason}, and not counted as received. */
+    void expectDropAtB(final byte[] frame, final RxeCounter reason)
+    {
+        final EngineCounters b = pair.b.engine.counters();
+        final long before = b.get(reason);
+        final long received = b.get(RxeCounter.RCVD_PKTS);
+        pair.wire.b().deliver(frame);
+        assertEquals(before + 1, b.get(reason), reason.label());
+        assertEquals(received, b.get(RxeCounter.RCVD_PKTS), "dropped as " + reason.label() + " yet received");
     }
 
     @AfterEach

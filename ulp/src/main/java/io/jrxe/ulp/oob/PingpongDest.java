@@ -2,7 +2,6 @@ package io.jrxe.ulp.oob;
 
 import io.jrxe.rxe.proto.Gid;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -29,7 +28,6 @@ public final class PingpongDest
     private static final int QPN_OFFSET = 5;
     private static final int PSN_OFFSET = 12;
     private static final int GID_OFFSET = 19;
-    private static final int NUL_OFFSET = 51;
 
     private final int lid;
     private final int qpn;
@@ -108,9 +106,7 @@ public final class PingpongDest
         i = WireText.put(msg, i, ':');
         i = WireText.putHex(msg, i, psn, 6, "psn");
         i = WireText.put(msg, i, ':');
-        final byte[] wireGid = Gid.toWireHex(gid).getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(wireGid, 0, msg, i, wireGid.length);
-        WireText.put(msg, i + wireGid.length, '\0');
+        WireText.putWireGidAndNul(msg, i, gid);
         return msg;
     }
 
@@ -130,19 +126,11 @@ public final class PingpongDest
         WireText.expect(msg, QPN_OFFSET - 1, ':', MESSAGE_NAME);
         WireText.expect(msg, PSN_OFFSET - 1, ':', MESSAGE_NAME);
         WireText.expect(msg, GID_OFFSET - 1, ':', MESSAGE_NAME);
-        WireText.expect(msg, NUL_OFFSET, '\0', MESSAGE_NAME);
+        final byte[] gid = WireText.wireGidAndNul(msg, GID_OFFSET, MESSAGE_NAME);
         final int lid = (int)WireText.hex(msg, 0, 4, "lid", MESSAGE_NAME);
         final int qpn = (int)WireText.hex(msg, QPN_OFFSET, 6, "qpn", MESSAGE_NAME);
         final int psn = (int)WireText.hex(msg, PSN_OFFSET, 6, "psn", MESSAGE_NAME);
-        try
-        {
-            return new PingpongDest(lid, qpn, psn,
-                Gid.fromWireHex(new String(msg, GID_OFFSET, NUL_OFFSET - GID_OFFSET, StandardCharsets.US_ASCII)));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw WireText.malformed(msg, MESSAGE_NAME, ex.getMessage());
-        }
+        return new PingpongDest(lid, qpn, psn, gid);
     }
 
     /** {@inheritDoc} */

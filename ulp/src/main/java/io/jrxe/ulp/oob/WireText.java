@@ -1,5 +1,7 @@
 package io.jrxe.ulp.oob;
 
+import io.jrxe.rxe.proto.Gid;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -94,6 +96,39 @@ final class WireText
         if (src[offset] != (byte)c)
         {
             throw malformed(src, message, "expected " + (0 == c ? "NUL" : "'" + c + "'") + " at offset " + offset);
+        }
+    }
+
+    /**
+     * The pingpong examples' {@code gid_to_wire_gid} text (the 16 GID bytes as 32 hex digits) and the NUL that ends
+     * their messages.
+     *
+     * @return the offset after the NUL
+     */
+    static int putWireGidAndNul(final byte[] dst, final int offset, final byte[] gid)
+    {
+        final byte[] wireGid = Gid.toWireHex(gid).getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(wireGid, 0, dst, offset, wireGid.length);
+        return put(dst, offset + wireGid.length, '\0');
+    }
+
+    /**
+     * Reads what {@link #putWireGidAndNul} wrote: 32 hex digits at {@code offset}, then the NUL.
+     *
+     * @return the 16 GID bytes
+     * @throws OobException if a digit or the NUL is wrong
+     */
+    static byte[] wireGidAndNul(final byte[] src, final int offset, final String message) throws OobException
+    {
+        final int nul = offset + 2 * Gid.LENGTH;
+        expect(src, nul, '\0', message);
+        try
+        {
+            return Gid.fromWireHex(new String(src, offset, nul - offset, StandardCharsets.US_ASCII));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw malformed(src, message, ex.getMessage());
         }
     }
 

@@ -2,7 +2,6 @@ package io.jrxe.ulp.oob;
 
 import io.jrxe.rxe.proto.Gid;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -29,7 +28,6 @@ public final class XsrqDest
     private static final int PSN_OFFSET = 19;
     private static final int SRQN_OFFSET = 26;
     private static final int GID_OFFSET = 33;
-    private static final int NUL_OFFSET = 65;
 
     private final int lid;
     private final int recvQpn;
@@ -116,9 +114,7 @@ public final class XsrqDest
         i = WireText.put(msg, i, ':');
         i = WireText.putHex(msg, i, srqn, 6, "srqn");
         i = WireText.put(msg, i, ':');
-        final byte[] wireGid = Gid.toWireHex(gid).getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(wireGid, 0, msg, i, wireGid.length);
-        WireText.put(msg, i + wireGid.length, '\0');
+        WireText.putWireGidAndNul(msg, i, gid);
         return msg;
     }
 
@@ -139,21 +135,13 @@ public final class XsrqDest
         {
             WireText.expect(msg, field - 1, ':', MESSAGE_NAME);
         }
-        WireText.expect(msg, NUL_OFFSET, '\0', MESSAGE_NAME);
+        final byte[] gid = WireText.wireGidAndNul(msg, GID_OFFSET, MESSAGE_NAME);
         final int lid = (int)WireText.hex(msg, 0, 4, "lid", MESSAGE_NAME);
         final int recvQpn = (int)WireText.hex(msg, RECV_QPN_OFFSET, 6, "recv_qpn", MESSAGE_NAME);
         final int sendQpn = (int)WireText.hex(msg, SEND_QPN_OFFSET, 6, "send_qpn", MESSAGE_NAME);
         final int psn = (int)WireText.hex(msg, PSN_OFFSET, 6, "psn", MESSAGE_NAME);
         final int srqn = (int)WireText.hex(msg, SRQN_OFFSET, 6, "srqn", MESSAGE_NAME);
-        try
-        {
-            return new XsrqDest(lid, recvQpn, sendQpn, psn, srqn,
-                Gid.fromWireHex(new String(msg, GID_OFFSET, NUL_OFFSET - GID_OFFSET, StandardCharsets.US_ASCII)));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw WireText.malformed(msg, MESSAGE_NAME, ex.getMessage());
-        }
+        return new XsrqDest(lid, recvQpn, sendQpn, psn, srqn, gid);
     }
 
     /** {@inheritDoc} */
