@@ -32,8 +32,10 @@ public final class RssFrames
         final byte[] s = address(src);
         final byte[] d = address(dst);
         frame.setMemory(0, 128, (byte)0);
-        frame.putLong(0, 0x0000_5254_0000_0002L, ByteOrder.BIG_ENDIAN); // dst MAC in the low 6 bytes read below
-        frame.putShort(6, (short)0x5254, ByteOrder.BIG_ENDIAN);
+        frame.putInt(0, 0x0200_0000, ByteOrder.BIG_ENDIAN); // dst 02:00:00:00:00:02, src 02:00:00:00:00:01
+        frame.putShort(4, (short)0x0002, ByteOrder.BIG_ENDIAN);
+        frame.putInt(6, 0x0200_0000, ByteOrder.BIG_ENDIAN);
+        frame.putShort(10, (short)0x0001, ByteOrder.BIG_ENDIAN);
         final int l4;
         if (4 == s.length)
         {
