@@ -91,7 +91,8 @@ public final class RssFlow
         final int protocol = frame.getByte(ip + 9) & 0xff;
         final boolean fragment = 0 != (frame.getShort(ip + 6, ByteOrder.BIG_ENDIAN) & 0x3fff); // MF or offset
         final boolean ports = !fragment && headerLength >= 20 && end - ip >= headerLength + PORTS;
-        final int l4Type = PROTO_TCP == protocol ? RssHashTypes.TCP_V4 : PROTO_UDP == protocol ? RssHashTypes.UDP_V4 : 0;
+        final int l4Type =
+            PROTO_TCP == protocol ? RssHashTypes.TCP_V4 : PROTO_UDP == protocol ? RssHashTypes.UDP_V4 : 0;
         if (ports && 0 != (hashTypes & l4Type))
         {
             return (toeplitz.hash(frame, ip + 12, 8, 0) ^ toeplitz.hash(frame, ip + headerLength, PORTS, 8)) &

@@ -122,7 +122,7 @@ public final class ToeplitzHash
             byteHash((value >>> 8) & 0xff, position + 2) ^ byteHash(value & 0xff, position + 3);
     }
 
-    /** The hash contribution of the big-endian 16-bit {@code value} (a port) at input positions {@code position..+1}. */
+    /** The hash contribution of the big-endian 16-bit {@code value} (a port) at input positions position, +1. */
     public int shortHash(final int value, final int position)
     {
         checkInput(position, 2);

@@ -7,7 +7,6 @@ import io.jrxe.driver.mem.DmaRegion;
 import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.pci.PciFunction;
-import io.jrxe.driver.rss.RssHashTypes;
 import io.jrxe.driver.wake.Wakeup;
 
 import static io.jrxe.driver.virtio.VirtioNet.*;
@@ -20,25 +19,10 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * <p>
  * Negotiated features: VERSION_1 and ACCESS_PLATFORM (required), MAC, MTU and STATUS when offered, CTRL_VQ with
  * CTRL_RX when both are offered ({@link VirtioNetFeatures}), nothing else, so every frame is preceded by the
- * 12-byte virtio_net_hdr (virtio 1.1 §5.1.6). The header sits in the pool's
- * driver prefix, right before the frame data, so header and frame are one descriptor:
- * <pre>
- *   pool buffer:  | pool header (52) | virtio_net_hdr (12) | frame data (dataCapacity) |
- *                                    ^ descriptor addr = dataIova(id) - 12
- *   rx descriptor: len 12 + dataCapacity, WRITE;   tx descriptor: len 12 + frame length, header zeroed
- * </pre>
- * A transmitted frame may continue past its pool buffer ({@link #txGather}): the frame's first bytes (with the
- * header before them) come from the pool buffer, the rest from up to {@link #MAX_TX_GATHER} segments anywhere in
- * memory the device can reach, posted as one descriptor chain (§2.6.5; VERSION_1 implies ANY_LAYOUT, so the device
- * takes the frame from the concatenation whatever the split, §2.6.4, §5.1.6.2):
- * <pre>
- *   desc 0 (NEXT): | virtio_net_hdr (12) | frame head (pool.length(id)) |     pool buffer id
- *   desc 1 (NEXT): | gather segment 0 |                                       e.g. an RDMA payload in a DMA-mapped MR
- *   desc 2:        | gather segment 1 |                                       e.g. pad + ICRC, in the same pool buffer
- * </pre>
- * The chain is reclaimed as one unit: its used entry names the head, and the pool buffer goes back to the pool
- * then; the segments are the caller's memory, which it must keep mapped until {@link #txGatherOldest()} has
- * passed the sequence its attachment got.
+ * 12-byte virtio_net_hdr (virtio 1.1 §5.1.6), which sits in the pool buffer's driver prefix; a transmitted frame may
+ * continue past its pool buffer ({@link #txGather}) as one descriptor chain: layouts in {@link VirtioQueuePair}. A
+ * chain is reclaimed as one unit; its segments are the caller's memory, which it must keep mapped until
+ * {@link #txGatherOldest()} has passed the sequence its attachment got.
  * <p>
  * The receive filter ({@link #rxFilter}) goes to the device as control commands on controlq, queue 2
  * ({@link VirtioRxFilter}, layout in {@link VirtioNetCtrl}), which has no interrupt: its answers are read by
@@ -74,14 +58,10 @@ public final class VirtioNetDriver implements NicDevice
     private final PciFunction function;
     private final VirtioNetConfig config;
     private final VirtioPciTransport transport;
-    private final NicStats stats = new NicStats();
     private final IovaSpace iovaSpace;
     private final VirtioNetFeatures negotiation;
-    private ControlVirtqueue control;
-    /** The receive filter, or null while the device has none (no CTRL_VQ + CTRL_RX). */
-    private VirtioRxFilter rxFilter;
-    /** Multiqueue and RSS set-up, or null with one queue pair (F_MQ not negotiated). */
-    private VirtioSteering steering;
+    /** controlq with the receive filter and, with F_MQ, the pairs and RSS. */
+    private final VirtioControlPath controlPath = new VirtioControlPath();
     private VirtioQueuePair[] pairs;
     private int maxQueuePairs = 1;
     private long features;
@@ -176,12 +156,7 @@ public final class VirtioNetDriver implements NicDevice
         failed = false;
         if (control)
         {
-            // control commands go out after DRIVER_OK only (they notify); the pairs first, the filter after them
-            if (null != steering)
-            {
-                steering.deviceReady();
-            }
-            rxFilter.deviceReady();
+            controlPath.deviceReady(); // control commands go out after DRIVER_OK only (they notify)
         }
     }
 
@@ -217,30 +192,13 @@ public final class VirtioNetDriver implements NicDevice
         {
             return false;
         }
-        if (null == control)
+        if (!controlPath.open(transport, function.dma(), config, name(), ctrlQueue(maxQueuePairs), pairs.length,
+            negotiated(F_MQ), negotiated(F_RSS), negotiation))
         {
-            control = ControlVirtqueue.open(transport, function.dma(), config, ctrlQueue(maxQueuePairs));
-            if (null == control)
-            {
-                if (pairs.length > 1)
-                {
-                    throw new IllegalStateException("virtio device " + name() + ": controlq cannot hold a command " +
-                        "chain of 3 descriptors, so " + pairs.length + " queue pairs cannot be enabled " +
-                        "(VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET); set VirtioNetConfig.queuePairs(1)");
-                }
-                return false; // no room for one command's chain: the NIC stays promiscuous, as without CTRL_RX
-            }
-            rxFilter = new VirtioRxFilter(name(), control, config.controlTimeoutNs());
-            if (negotiated(F_MQ))
-            {
-                final boolean rss = negotiated(F_RSS);
-                steering = new VirtioSteering(name(), control, config.controlTimeoutNs(), pairs.length, rss,
-                    rss ? RssHashTypes.ROCE & negotiation.readSupportedHashTypes() : 0,
-                    rss ? negotiation.readRssMaxKeySize() : 0, rss ? negotiation.readRssMaxTableLength() : 0);
-            }
+            return false; // no room for one command's chain: the NIC stays promiscuous, as without CTRL_RX
         }
-        rxFilter.unicast(negotiated(F_MAC) ? VirtioRxFilter.NO_MAC : macAddress);
-        setupQueue(control.queue(), NO_VECTOR);
+        controlPath.unicast(negotiated(F_MAC) ? VirtioRxFilter.NO_MAC : macAddress);
+        setupQueue(controlPath.queue().queue(), NO_VECTOR);
         return true;
     }
 
@@ -386,7 +344,7 @@ public final class VirtioNetDriver implements NicDevice
         {
             return false;
         }
-        pollControl(); // a filter or RSS request sent again after reset() moves along with the periodic link check
+        controlPath.poll(); // a filter or RSS request sent again after reset() moves along with the periodic link check
         return !negotiated(F_STATUS) || 0 != (transport.deviceConfig16(CONFIG_STATUS) & S_LINK_UP);
     }
 
@@ -516,14 +474,10 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int rxBatch(final int q, final int[] ids, final int max)
     {
-        if (failed || closed)
+        final VirtioQueuePair pair = usable(q);
+        if (null == pair)
         {
             return 0;
-        }
-        final VirtioQueuePair pair = pair(q);
-        if (0 != q && pair.broken())
-        {
-            return 0; // pair 0's owner fails the device in linkUp()
         }
         final int count = pair.rxBatch(ids, max);
         checkQueues(q);
@@ -551,12 +505,8 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int txBatch(final int q, final int[] ids, final int count)
     {
-        if (failed || closed)
-        {
-            return 0;
-        }
-        final VirtioQueuePair pair = pair(q);
-        if (0 != q && pair.broken())
+        final VirtioQueuePair pair = usable(q);
+        if (null == pair)
         {
             return 0;
         }
@@ -622,7 +572,7 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int rxFilterCapacity()
     {
-        return null != rxFilter ? VirtioRxFilter.MAX_MULTICAST : NO_RX_FILTER;
+        return controlPath.rxFilterCapacity();
     }
 
     /**
@@ -635,12 +585,7 @@ public final class VirtioNetDriver implements NicDevice
     public boolean rxFilter(
         final boolean promiscuous, final boolean allMulticast, final long[] multicastMacs, final int count)
     {
-        if (null == rxFilter || closed)
-        {
-            return false;
-        }
-        rxFilter.request(promiscuous, allMulticast, multicastMacs, count);
-        return true;
+        return !closed && controlPath.rxFilter(promiscuous, allMulticast, multicastMacs, count);
     }
 
     /**
@@ -651,21 +596,13 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public RxFilterStatus rxFilterStatus()
     {
-        if (null == rxFilter)
-        {
-            return RxFilterStatus.UNSUPPORTED;
-        }
-        if (!closed)
-        {
-            pollControl();
-        }
-        return rxFilter.status();
+        return controlPath.rxFilterStatus(closed);
     }
 
     @Override
     public String rxFilterError()
     {
-        return null == rxFilter ? null : rxFilter.error();
+        return controlPath.rxFilterError();
     }
 
     /**
@@ -681,12 +618,8 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int reclaimTx(final int q)
     {
-        if (failed || closed)
-        {
-            return 0;
-        }
-        final VirtioQueuePair pair = pair(q);
-        if (0 != q && pair.broken())
+        final VirtioQueuePair pair = usable(q);
+        if (null == pair)
         {
             return 0;
         }
@@ -704,79 +637,56 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int rssTableCapacity()
     {
-        return null == steering ? 0 : steering.maxTableLength();
+        return controlPath.rssTableCapacity();
     }
 
     /** {@inheritDoc} rss_max_key_size (at most 40), 0 without F_RSS. */
     @Override
     public int rssKeyCapacity()
     {
-        return null == steering ? 0 : steering.maxKeyLength();
+        return controlPath.rssKeyCapacity();
     }
 
-    /** {@inheritDoc} Sent as VIRTIO_NET_CTRL_MQ_RSS_CONFIG; kept and sent again after {@link #reset()}. */
+    /** {@inheritDoc} Sent as VIRTIO_NET_CTRL_MQ_RSS_CONFIG ({@link VirtioSteering}); sent again after reset. */
     @Override
     public boolean rss(final byte[] key, final int keyLength, final int[] table, final int tableLength)
     {
-        if (0 == rssTableCapacity() || closed)
-        {
-            return false;
-        }
-        steering.request(key, keyLength, table, tableLength);
-        return true;
+        return !closed && controlPath.rss(key, keyLength, table, tableLength);
     }
 
     @Override
     public int rssTable(final int[] into)
     {
-        return 0 == rssTableCapacity() ? 0 : steering.table(into);
+        return controlPath.rssTable(into);
     }
 
     @Override
     public int rssKey(final byte[] into)
     {
-        return 0 == rssTableCapacity() ? 0 : steering.key(into);
+        return controlPath.rssKey(into);
     }
 
-    /**
-     * {@inheritDoc} Covers VQ_PAIRS_SET too: APPLIED once the device has taken the pairs (and RSS_CONFIG when F_RSS
-     * was negotiated); reads controlq's used ring and moves the requests along.
-     */
+    /** {@inheritDoc} Covers VQ_PAIRS_SET too: APPLIED once the device has taken the pairs (and RSS_CONFIG). */
     @Override
     public RxFilterStatus rssStatus()
     {
-        if (null == steering)
-        {
-            return RxFilterStatus.UNSUPPORTED;
-        }
-        if (!closed)
-        {
-            pollControl();
-        }
-        return steering.status();
+        return controlPath.rssStatus(closed);
     }
 
     @Override
     public String rssError()
     {
-        return null == steering ? null : steering.error();
+        return controlPath.rssError();
     }
 
-    /** Moves controlq's users along: the steering commands, then the receive filter (which waits for them). */
-    private void pollControl()
+    /**
+     * Pair {@code q} if its data path may run: not after a device error or close, nor on a broken ring of a pair
+     * above 0 (pair 0's owner fails the device for it in {@link #linkUp()}).
+     */
+    private VirtioQueuePair usable(final int q)
     {
-        if (null != steering)
-        {
-            steering.poll();
-        }
-        if (null != rxFilter)
-        {
-            rxFilter.poll();
-        }
-        if (null != steering)
-        {
-            steering.poll(); // the queue may have come free for the next steering command
-        }
+        final VirtioQueuePair pair = pair(q);
+        return failed || closed || (0 != q && pair.broken()) ? null : pair;
     }
 
     /** On pair 0's owner (the control path's thread): a broken ring of any pair fails the device. */
@@ -808,14 +718,7 @@ public final class VirtioNetDriver implements NicDevice
     {
         failed = true;
         deviceErrors++;
-        if (null != rxFilter)
-        {
-            rxFilter.deviceLost();
-        }
-        if (null != steering)
-        {
-            steering.deviceLost();
-        }
+        controlPath.deviceLost();
     }
 
     /**
@@ -838,15 +741,7 @@ public final class VirtioNetDriver implements NicDevice
             {
                 pair.returnRingBuffers();
             }
-            if (null != control)
-            {
-                rxFilter.deviceLost();
-                if (null != steering)
-                {
-                    steering.deviceLost();
-                }
-                control.reset();
-            }
+            controlPath.reset();
             start(false);
         }
         catch (final RuntimeException ex)
@@ -906,10 +801,7 @@ public final class VirtioNetDriver implements NicDevice
                 }
             }
         }
-        if (null != control)
-        {
-            control.close();
-        }
+        controlPath.close();
     }
 
     @Override

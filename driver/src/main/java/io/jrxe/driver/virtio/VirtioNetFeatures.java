@@ -12,7 +12,8 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * configuration (§5.1.4): VERSION_1 and ACCESS_PLATFORM (required); MAC, MTU and STATUS when offered; CTRL_VQ with
  * CTRL_RX when both are offered and the device has a third queue for controlq (§5.1.2), for the receive filter;
  * with {@link VirtioNetConfig#queuePairs()} above 1 also MQ (required then) and RSS when offered; nothing else.
- * With N = 1 pair (the default) neither MQ nor RSS is asked for, so controlq stays queue 2. Setup-time code, on the driver's thread.
+ * With N = 1 pair (the default) neither MQ nor RSS is asked for, so controlq stays queue 2. Setup-time code, on
+ * the driver's thread.
  */
 final class VirtioNetFeatures
 {

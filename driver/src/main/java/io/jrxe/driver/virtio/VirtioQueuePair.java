@@ -19,6 +19,26 @@ import static io.jrxe.driver.virtio.VirtioNet.*;
  *   pair p:  ring region  [ receiveq(2p) desc|avail|used ][ transmitq(2p+1) desc|avail|used ]
  *            pool region  [ buffer 0 | buffer 1 | ... | buffer bufferCount-1 ]        (PacketPool layout)
  * </pre>
+ * Every frame is preceded by the 12-byte virtio_net_hdr (virtio 1.1 §5.1.6), in the pool's driver prefix, right
+ * before the frame data, so header and frame are one descriptor:
+ * <pre>
+ *   pool buffer:  | pool header (52) | virtio_net_hdr (12) | frame data (dataCapacity) |
+ *                                    ^ descriptor addr = dataIova(id) - 12
+ *   rx descriptor: len 12 + dataCapacity, WRITE;   tx descriptor: len 12 + frame length, header zeroed
+ * </pre>
+ * A transmitted frame may continue past its pool buffer ({@link VirtioNetDriver#txGather}): the frame's first
+ * bytes (with the header before them) come from the pool buffer, the rest from up to
+ * {@link VirtioNetDriver#MAX_TX_GATHER} segments anywhere in memory the device can reach, posted as one descriptor
+ * chain (§2.6.5; VERSION_1 implies ANY_LAYOUT, so the device takes the frame from the concatenation whatever the
+ * split, §2.6.4, §5.1.6.2):
+ * <pre>
+ *   desc 0 (NEXT): | virtio_net_hdr (12) | frame head (pool.length(id)) |     pool buffer id
+ *   desc 1 (NEXT): | gather segment 0 |                                       e.g. an RDMA payload in a DMA-mapped MR
+ *   desc 2:        | gather segment 1 |                                       e.g. pad + ICRC, in the same pool buffer
+ * </pre>
+ * The chain is reclaimed as one unit: its used entry names the head, and the pool buffer goes back to the pool
+ * then, with its gather segments released.
+ * <p>
  * Setup, reset and close are the driver's (control path, with the pair's thread stopped).
  */
 final class VirtioQueuePair

@@ -25,9 +25,10 @@ import static io.jrxe.driver.virtio.VirtioNetCtrl.*;
  * The unicast table holds the driver's MAC when it is not the device's (VIRTIO_NET_F_MAC not negotiated: the
  * driver made one up), so frames to it still pass (§5.1.6.5.2.1: the device takes its own MAC and the table's).
  * After a device reset the device is promiscuous again (QEMU's reset state); the driver calls
- * {@link #deviceReady()} and the last request is sent again. controlq may be shared with {@link VirtioSteering}: a
- * command of class MQ in flight is its, and a request waits for the queue to be free. Control path, on the driver's thread; nothing here
- * allocates except the message of a failure.
+ * {@link #deviceReady()} and the last request is sent again.
+ * controlq may be shared with {@link VirtioSteering}: a command of class MQ in flight is its, and a request waits
+ * for the queue to be free. Control path, on the driver's thread; nothing here allocates except the message of a
+ * failure.
  */
 final class VirtioRxFilter
 {
