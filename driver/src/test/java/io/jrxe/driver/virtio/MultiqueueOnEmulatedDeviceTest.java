@@ -44,6 +44,12 @@ class MultiqueueOnEmulatedDeviceTest
 
     private void open(final int pairs)
     {
+        openWithoutWaiting(pairs);
+        awaitSteering();
+    }
+
+    private void openWithoutWaiting(final int pairs)
+    {
         final EmulatedNetwork.Context ctx = new EmulatedNetwork.Context().nicCount(2);
         ctx.wire().faults(WireFaults.none());
         ctx.nic().maxQueuePairs(DEVICE_PAIRS).maxQueueSize(64);
@@ -51,7 +57,6 @@ class MultiqueueOnEmulatedDeviceTest
         invoker = network.invoker();
         a = VirtioNetDriver.open(network.nic(0), config().queuePairs(pairs));
         b = VirtioNetDriver.open(network.nic(1), config());
-        awaitSteering();
     }
 
     private static VirtioNetConfig config()
@@ -247,6 +252,52 @@ class MultiqueueOnEmulatedDeviceTest
             () -> a.rss(key, key.length, table, 64));
         assertTrue(ex.getMessage().contains("indirection_table[3] = 2"), ex.getMessage());
         assertThrows(IllegalArgumentException.class, () -> a.rss(key, key.length, table, 48));
+    }
+
+    @Test
+    void receiveFilterAndSteeringShareControlq()
+    {
+        openWithoutWaiting(2);
+        assertEquals(RxFilterStatus.PENDING, a.rssStatus(), "VQ_PAIRS_SET is on its way");
+        assertTrue(a.rxFilter(false, false, new long[0], 0), "asked while controlq carries VQ_PAIRS_SET");
+        for (int i = 0; i < MAX_INVOKES && (RxFilterStatus.PENDING == a.rssStatus() ||
+            RxFilterStatus.PENDING == a.rxFilterStatus()); i++)
+        {
+            invoker.invoke();
+        }
+        assertEquals(RxFilterStatus.APPLIED, a.rssStatus(), a.rssError());
+        assertEquals(RxFilterStatus.APPLIED, a.rxFilterStatus(), a.rxFilterError());
+        assertFalse(network.nic(0).promiscuous());
+        assertTrue(network.nic(0).rssEnabled());
+        assertEquals(5, network.nic(0).counters().get(io.jrxe.driver.emu.EmulatedNicCounters.CTRL_COMMANDS),
+            "VQ_PAIRS_SET, RSS_CONFIG, ALLMULTI, MAC_TABLE_SET, PROMISC");
+        assertEquals(0, network.nic(0).counters().get(io.jrxe.driver.emu.EmulatedNicCounters.CTRL_ERRORS));
+    }
+
+    @Test
+    void afterADeviceResetThePairsAndTheLastTableAreSentAgain()
+    {
+        open(2);
+        final byte[] key = ToeplitzHash.microsoftKey();
+        final int[] table = new int[64];
+        java.util.Arrays.fill(table, 1);
+        assertTrue(a.rss(key, key.length, table, 64));
+        awaitSteering();
+        network.nic(0).reset(); // function-level reset behind the driver's back
+        assertFalse(a.linkUp());
+        assertEquals(1, network.nic(0).queuePairs(), "the device is back to one pair");
+        a.reset();
+        assertEquals(RxFilterStatus.PENDING, a.rssStatus());
+        awaitSteering();
+        assertEquals(2, network.nic(0).queuePairs());
+        assertTrue(network.nic(0).rssEnabled());
+        for (int i = 0; i < 4; i++)
+        {
+            sendUdp(45_000 + i);
+        }
+        final int[][] got = receiveOnA(4);
+        assertEquals(4, got[1][0], "the table of the last request, not the default one");
+        freeAll(got);
     }
 
     @Test
