@@ -20,6 +20,8 @@ public final class RssSourcePorts
     public static final int LAST_PORT = 0xffff;
     /** No port of the range lands on the wanted queue (it is not in the indirection table). */
     public static final int NO_PORT = -1;
+    /** Indirection entries of jrxe's default table (QEMU's VIRTIO_NET_RSS_MAX_TABLE_LEN). */
+    public static final int DEFAULT_TABLE_LENGTH = 128;
 
     /** Input positions of the ports in the IPv4 and IPv6 tuples (after both addresses). */
     private static final int IPV4_PORTS = 8;
@@ -39,6 +41,36 @@ public final class RssSourcePorts
         this.toeplitz = toeplitz;
         this.table = new int[Math.max(1, length)];
         table(table, length);
+    }
+
+    /**
+     * For a peer that runs jrxe's defaults (what {@code VirtioNetDriver} programs unless told otherwise): the
+     * Microsoft key and a {@link #DEFAULT_TABLE_LENGTH}-entry table spreading entry i to queue i mod
+     * {@code peerQueues}. A sender then needs only the peer's queue count (e.g. from connection set-up) to pick
+     * source ports that land on the peer's wanted queue.
+     */
+    public static RssSourcePorts forDefaults(final int peerQueues)
+    {
+        final int[] table = new int[DEFAULT_TABLE_LENGTH];
+        roundRobin(table, DEFAULT_TABLE_LENGTH, peerQueues);
+        return new RssSourcePorts(new ToeplitzHash(), table, DEFAULT_TABLE_LENGTH);
+    }
+
+    /**
+     * Fills {@code table[0..length)} with 0, 1, ..., queues - 1, 0, 1, ... (Linux's ethtool_rxfh_indir_default()).
+     *
+     * @throws IllegalArgumentException if {@code queues} is not positive
+     */
+    public static void roundRobin(final int[] table, final int length, final int queues)
+    {
+        if (queues < 1)
+        {
+            throw new IllegalArgumentException("an indirection table needs at least one queue: " + queues);
+        }
+        for (int i = 0; i < length; i++)
+        {
+            table[i] = i % queues;
+        }
     }
 
     /**

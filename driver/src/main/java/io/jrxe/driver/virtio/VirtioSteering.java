@@ -1,6 +1,7 @@
 package io.jrxe.driver.virtio;
 
 import io.jrxe.driver.RxFilterStatus;
+import io.jrxe.driver.rss.RssSourcePorts;
 import io.jrxe.driver.rss.ToeplitzHash;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -25,7 +26,7 @@ import static io.jrxe.driver.virtio.VirtioNetCtrl.*;
 final class VirtioSteering
 {
     /** Indirection entries jrxe programs at most (QEMU's VIRTIO_NET_RSS_MAX_TABLE_LEN). */
-    static final int MAX_TABLE_LENGTH = 128;
+    static final int MAX_TABLE_LENGTH = RssSourcePorts.DEFAULT_TABLE_LENGTH;
 
     private final String deviceName;
     private final ControlVirtqueue queue;
@@ -73,10 +74,7 @@ final class VirtioSteering
         final byte[] standard = ToeplitzHash.microsoftKey();
         System.arraycopy(standard, 0, key, 0, keyLength);
         tableLength = this.maxTableLength;
-        for (int i = 0; i < tableLength; i++)
-        {
-            table[i] = i % pairs; // round robin, as Linux's ethtool_rxfh_indir_default()
-        }
+        RssSourcePorts.roundRobin(table, tableLength, pairs); // RssSourcePorts.forDefaults() assumes this table
     }
 
     boolean rss()

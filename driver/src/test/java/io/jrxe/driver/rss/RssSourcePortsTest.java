@@ -72,5 +72,6 @@ class RssSourcePortsTest
         assertEquals(RssSourcePorts.NO_PORT, ports.ipv4(0x0a000001, 0x0a000002, ROCE_PORT, 5, 0xc000));
         assertThrows(IllegalArgumentException.class, () -> ports.table(table(2), 100));
         assertThrows(IllegalArgumentException.class, () -> ports.table(new int[256], 256));
+        assertThrows(IllegalArgumentException.class, () -> RssSourcePorts.forDefaults(0));
     }
 }

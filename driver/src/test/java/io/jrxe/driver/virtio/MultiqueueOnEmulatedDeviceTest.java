@@ -224,6 +224,15 @@ class MultiqueueOnEmulatedDeviceTest
             assertEquals(1, got[q][0], "the frame with source port " + port + " on pair " + q);
             freeAll(got);
         }
+        final RssSourcePorts defaults = RssSourcePorts.forDefaults(DEVICE_PAIRS);
+        for (int q = 0; q < DEVICE_PAIRS; q++)
+        {
+            final int port = defaults.ipv4(0x0a000002, 0x0a000001, ROCE_PORT, q, 0xd000 + 31 * q);
+            sendUdp(port);
+            final int[][] got = receiveOnA(1);
+            assertEquals(1, got[q][0], "knowing only the peer's pair count, port " + port + " lands on pair " + q);
+            freeAll(got);
+        }
         sendArp();
         final int[][] got = receiveOnA(1);
         assertEquals(1, got[0][0], "ARP has no hash type: unclassified_queue, pair 0");
