@@ -15,8 +15,10 @@ import org.agrona.DirectBuffer;
  * </pre>
  * Departure from the spec: without RSS, "automatic receive steering" (§5.1.6.5.5, a flow's frames to the receive
  * queue of the transmit queue it was last sent on) is not implemented; everything goes to receiveq1, which the
- * spec allows for a flow never sent on. QEMU, like this device, turns RSS off when VQ_PAIRS_SET arrives, and
- * RSS_CONFIG sets the number of pairs in use to max(max_tx_vq, largest queue in the table + 1).
+ * spec allows for a flow never sent on. VQ_PAIRS_SET turns RSS off, as QEMU's virtio_net_handle_mq() does
+ * (it turns RSS off before any MQ command). RSS_CONFIG sets the pairs in use to max(max_tx_vq, largest queue in
+ * the table + 1), so every queue the table names receives. Departure from QEMU: a refused RSS_CONFIG changes
+ * nothing here, where QEMU is left with RSS off.
  * <p>
  * State of the device agent's thread (commands and frames are both handled there); {@link #pairs()} and
  * {@link #rssEnabled()} are also read by other threads for diagnostics. Allocation-free.
@@ -90,7 +92,8 @@ final class EmulatedSteering
     }
 
     /**
-     * Checks and applies a staged RSS_CONFIG as QEMU's virtio_net_handle_rss() does (§5.1.6.5.7.1/.2).
+     * Checks and applies a staged RSS_CONFIG (§5.1.6.5.7.1/.2: table length a power of two, queues that exist,
+     * key within rss_max_key_size); all checks before anything is stored.
      *
      * @return null if taken, else why it is refused (the command then changes nothing)
      */

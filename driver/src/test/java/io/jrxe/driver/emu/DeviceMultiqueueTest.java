@@ -128,7 +128,7 @@ class DeviceMultiqueueTest
         assertEquals(1, device.queuePairs());
         assertEquals(OK, execute(MQ_RSS_CONFIG, rssConfig(RssHashTypes.ROCE, 0, 1, 0, 1)));
         assertTrue(device.rssEnabled());
-        assertEquals(PAIRS, device.queuePairs(), "QEMU: pairs = max(max_tx_vq, largest table entry + 1)");
+        assertEquals(PAIRS, device.queuePairs(), "pairs = max(max_tx_vq, largest table entry + 1)");
         assertEquals(OK, execute(MQ_VQ_PAIRS_SET, le16(PAIRS)));
         assertFalse(device.rssEnabled(), "VQ_PAIRS_SET turns RSS off, as in QEMU");
     }
