@@ -21,7 +21,7 @@ import org.agrona.DirectBuffer;
  * nothing here, where QEMU is left with RSS off.
  * <p>
  * State of the device agent's thread (commands and frames are both handled there); {@link #pairs()} and
- * {@link #rssEnabled()} are also read by other threads for diagnostics. Allocation-free.
+ * {@link #rssEnabled()} are also read by other threads for diagnostics. Allocation-free on the frame path.
  */
 final class EmulatedSteering
 {
