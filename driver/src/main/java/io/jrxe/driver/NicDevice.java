@@ -5,12 +5,22 @@ import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.wake.Wakeup;
 
 /**
- * A NIC as jrxe's stack sees it: one rx and one tx queue, batched, moving buffer ids of one {@link PacketPool}.
+ * A NIC as jrxe's stack sees it: rx and tx queues, batched, moving buffer ids of a {@link PacketPool}; by default
+ * one queue pair, with multiqueue NICs {@link #queuePairs()} of them.
  * <p>
  * Ownership: ids returned by {@link #rxBatch} belong to the caller, which frees them to {@link #pool()} (or
  * reuses them). Ids accepted by {@link #txBatch} belong to the device until it reclaims them after transmission;
  * the driver frees them to the pool itself. Frame data starts at {@link PacketPool#dataOffset(int)} and its
- * length is {@link PacketPool#length(int)}. All methods are called from one thread.
+ * length is {@link PacketPool#length(int)}.
+ * <p>
+ * Threads: each queue pair q has one owner thread, the only one to call the methods taking q ({@link
+ * #rxBatch(int, int[], int)}, {@link #txBatch(int, int[], int)}, {@link #reclaimTx(int)}, {@link #stats(int)})
+ * and to allocate or free buffers of {@link #pool(int) pool(q)} (a pool is single-threaded; each pair has its own,
+ * and ids of one pair's pool mean nothing to another pair). Pairs share nothing on the data path, so their owners
+ * need no locks. The methods without a pair number are queue pair 0's ({@code rxBatch(ids, max)} is
+ * {@code rxBatch(0, ids, max)}) and, with the control path (link, receive filter, RSS, interrupts, zero-copy
+ * transmit), belong to pair 0's owner, the NIC's owner. With one queue pair all methods are called from one
+ * thread.
  * <p>
  * A NIC may filter received frames by destination MAC ({@link #rxFilter}); one that cannot, or has not been asked
  * to, receives every frame on its link.
@@ -59,6 +69,133 @@ public interface NicDevice extends AutoCloseable
     }
 
     NicStats stats();
+
+    // ---------------------------------------------------------------- queue pairs (multiqueue)
+
+    /** Queue pairs the NIC runs (1 unless it was configured for more); pair q's methods take 0 &lt;= q &lt; this. */
+    default int queuePairs()
+    {
+        return 1;
+    }
+
+    /**
+     * The pool of queue pair {@code q}: {@code rxBatch(q, ...)} hands out its ids, {@code txBatch(q, ...)} takes
+     * them. Pair 0's is {@link #pool()}.
+     *
+     * @throws IllegalArgumentException if the NIC has no pair {@code q}
+     */
+    default PacketPool pool(final int q)
+    {
+        checkQueuePair(q);
+        return pool();
+    }
+
+    /**
+     * {@link #rxBatch(int[], int)} on queue pair {@code q}: frames the NIC steered to that pair, in ids of
+     * {@link #pool(int) pool(q)}. On pair q's owner thread only; allocation-free.
+     *
+     * @throws IllegalArgumentException if the NIC has no pair {@code q}
+     */
+    default int rxBatch(final int q, final int[] ids, final int max)
+    {
+        checkQueuePair(q);
+        return rxBatch(ids, max);
+    }
+
+    /**
+     * {@link #txBatch(int[], int)} on queue pair {@code q}, with ids of {@link #pool(int) pool(q)}. On pair q's
+     * owner thread only; allocation-free.
+     *
+     * @throws IllegalArgumentException if the NIC has no pair {@code q}, or as {@link #txBatch(int[], int)}
+     */
+    default int txBatch(final int q, final int[] ids, final int count)
+    {
+        checkQueuePair(q);
+        return txBatch(ids, count);
+    }
+
+    /** {@link #reclaimTx()} on queue pair {@code q}, on its owner thread. */
+    default int reclaimTx(final int q)
+    {
+        checkQueuePair(q);
+        return reclaimTx();
+    }
+
+    /** Counters of queue pair {@code q}, written by its owner (pair 0's are {@link #stats()}). */
+    default NicStats stats(final int q)
+    {
+        checkQueuePair(q);
+        return stats();
+    }
+
+    /** @throws IllegalArgumentException if {@code q} is not one of the NIC's {@link #queuePairs()} */
+    default void checkQueuePair(final int q)
+    {
+        if (q < 0 || q >= queuePairs())
+        {
+            throw new IllegalArgumentException("queue pair " + q + " of NIC " + name() + ", which runs " +
+                queuePairs());
+        }
+    }
+
+    // ---------------------------------------------------------------- receive-side scaling (control path)
+
+    /**
+     * Entries of the RSS indirection table the NIC takes (a power of two), 0 if it does not steer by RSS: then
+     * every frame arrives on pair 0 (or wherever the NIC likes) and {@link #rss} refuses.
+     */
+    default int rssTableCapacity()
+    {
+        return 0;
+    }
+
+    /** Bytes of RSS key the NIC takes, 0 without RSS. */
+    default int rssKeyCapacity()
+    {
+        return 0;
+    }
+
+    /**
+     * Programs receive-side scaling: a received UDP/IPv4 or UDP/IPv6 frame goes to the pair
+     * {@code table[toeplitz(key, addresses and ports) & (tableLength - 1)]} ({@link io.jrxe.driver.rss}); other
+     * frames (ARP, ...) to pair 0. Control path, on pair 0's owner; asynchronous like {@link #rxFilter}:
+     * {@link #rssStatus()} says when the NIC has taken it. A new request replaces one still on its way.
+     *
+     * @return false if the NIC has no RSS ({@link #rssTableCapacity()} 0): nothing changes
+     * @throws IllegalArgumentException if the key length, the table length (a power of two up to the capacity)
+     *                                  or an entry (a pair number below {@link #queuePairs()}) is out of range
+     */
+    default boolean rss(final byte[] key, final int keyLength, final int[] table, final int tableLength)
+    {
+        return false;
+    }
+
+    /** Copies the indirection table in use (or on its way) into {@code into}; returns its length, 0 without RSS. */
+    default int rssTable(final int[] into)
+    {
+        return 0;
+    }
+
+    /** Copies the RSS key in use (or on its way) into {@code into}; returns its length, 0 without RSS. */
+    default int rssKey(final byte[] into)
+    {
+        return 0;
+    }
+
+    /**
+     * Where the NIC's multiqueue set-up (enabling the pairs, then RSS) or the last {@link #rss} request stands;
+     * moves it along. {@link RxFilterStatus#UNSUPPORTED} for a single-queue NIC.
+     */
+    default RxFilterStatus rssStatus()
+    {
+        return RxFilterStatus.UNSUPPORTED;
+    }
+
+    /** Why the multiqueue set-up or the last {@link #rss} request {@link RxFilterStatus#FAILED}, or null. */
+    default String rssError()
+    {
+        return null;
+    }
 
     // ---------------------------------------------------------------- transmit gather (zero-copy transmit)
 

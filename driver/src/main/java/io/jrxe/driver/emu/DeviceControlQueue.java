@@ -4,7 +4,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
-import static io.jrxe.driver.virtio.VirtioNet.CTRL_QUEUE;
+import static io.jrxe.driver.virtio.VirtioNet.F_MQ;
+import static io.jrxe.driver.virtio.VirtioNet.F_RSS;
 import static io.jrxe.driver.virtio.VirtioNetCtrl.*;
 
 /**
@@ -22,9 +23,13 @@ import static io.jrxe.driver.virtio.VirtioNetCtrl.*;
  *       multicast table, which must end the data exactly. A table beyond the 64 entries left is not stored and lets
  *       all frames of its kind through (QEMU's uni_overflow / multi_overflow). A malformed command leaves the table
  *       as it was and is answered VIRTIO_NET_ERR.</li>
- *   <li>Other classes (VLAN, ANNOUNCE, MQ, GUEST_OFFLOADS: features this device does not offer): VIRTIO_NET_ERR.</li>
+ *   <li>VIRTIO_NET_CTRL_MQ (§5.1.6.5.5, §5.1.6.5.7), with F_MQ (VQ_PAIRS_SET) or F_RSS (RSS_CONFIG) negotiated:
+ *       VQ_PAIRS_SET takes 1..max_virtqueue_pairs pairs and turns RSS off; RSS_CONFIG takes hash types, table,
+ *       unclassified queue, max_tx_vq and key, all checked before any is stored ({@link EmulatedSteering}). Out of
+ *       range, short data, or the feature not negotiated: VIRTIO_NET_ERR, nothing changes.</li>
+ *   <li>Other classes (VLAN, ANNOUNCE, GUEST_OFFLOADS: features this device does not offer): VIRTIO_NET_ERR.</li>
  * </ul>
- * Runs on the device agent's thread; allocates nothing.
+ * Runs on the device agent's thread; allocates nothing but the message of a refused MQ command.
  */
 final class DeviceControlQueue
 {
@@ -37,18 +42,28 @@ final class DeviceControlQueue
     private final VirtioNetRegisters registers;
     private final EmulatedRxFilter filter;
     private final EmulatedNicCounters counters;
+    private final EmulatedSteering steering;
+    private final int index;
     private final UnsafeBuffer header = new UnsafeBuffer(new byte[8]);
     private final UnsafeBuffer macBytes = new UnsafeBuffer(new byte[EmulatedRxFilter.TABLE_ENTRIES * MAC_LENGTH]);
     private final long[] macs = new long[EmulatedRxFilter.TABLE_ENTRIES];
     private final UnsafeBuffer ack = new UnsafeBuffer(new byte[ACK_LENGTH]);
+    private final UnsafeBuffer table = new UnsafeBuffer(new byte[2 * EmulatedSteering.MAX_TABLE_LENGTH]);
+    /** Why the last MQ command was refused, or null (diagnostics). */
+    private volatile String mqError;
     /** Why the last {@link #process()} stopped the device, or null. */
     private String error;
     private boolean iommuFault;
 
-    DeviceControlQueue(final EmulatedIommu iommu, final VirtioNetRegisters registers, final EmulatedRxFilter filter,
-        final EmulatedNicCounters counters)
+    /**
+     * @param index controlq's virtqueue index (2 * max_virtqueue_pairs, §5.1.2)
+     */
+    DeviceControlQueue(final int index, final EmulatedIommu iommu, final VirtioNetRegisters registers,
+        final EmulatedRxFilter filter, final EmulatedSteering steering, final EmulatedNicCounters counters)
     {
-        this.queue = new DeviceVirtqueue(CTRL_QUEUE, MAX_SIZE, iommu);
+        this.index = index;
+        this.steering = steering;
+        this.queue = new DeviceVirtqueue(index, MAX_SIZE, iommu);
         this.registers = registers;
         this.filter = filter;
         this.counters = counters;
@@ -80,7 +95,7 @@ final class DeviceControlQueue
     {
         error = null;
         iommuFault = false;
-        if (!registers.takeKick(CTRL_QUEUE) || !queue.live())
+        if (!registers.takeKick(index) || !queue.live())
         {
             return 0;
         }
@@ -130,7 +145,7 @@ final class DeviceControlQueue
         }
         if (queue.publish() > 0 && !queue.interruptSuppressed())
         {
-            registers.raiseQueueInterrupt(CTRL_QUEUE);
+            registers.raiseQueueInterrupt(index);
         }
         return done;
     }
@@ -161,6 +176,93 @@ final class DeviceControlQueue
             }
             return MAC_TABLE_SET == command ? macTable(dataLength) : ERR;
         }
+        if (CLASS_MQ == commandClass)
+        {
+            return multiqueue(command, dataLength);
+        }
+        return ERR;
+    }
+
+    /** Why the device last refused an MQ command, or null. */
+    String mqError()
+    {
+        return mqError;
+    }
+
+    private int multiqueue(final int command, final long dataLength)
+    {
+        final long negotiated = registers.driverFeatures();
+        if (MQ_VQ_PAIRS_SET == command)
+        {
+            if (0 == (negotiated & 1L << F_MQ))
+            {
+                return refuse("VQ_PAIRS_SET without VIRTIO_NET_F_MQ negotiated");
+            }
+            if (dataLength < 2 || !read(CTRL_HEADER_LENGTH, header, 0, 2))
+            {
+                return refuse("VQ_PAIRS_SET without its le16 virtqueue_pairs");
+            }
+            final int pairs = header.getShort(0, ByteOrder.LITTLE_ENDIAN) & 0xffff;
+            // §5.1.6.5.5.2 / QEMU: 1..max_virtqueue_pairs, else VIRTIO_NET_ERR
+            return steering.pairs(pairs) ? OK : refuse("VQ_PAIRS_SET " + pairs + " is outside " + MQ_VQ_PAIRS_MIN +
+                ".." + steering.maxPairs());
+        }
+        if (MQ_RSS_CONFIG == command)
+        {
+            return 0 == (negotiated & 1L << F_RSS) ? refuse("RSS_CONFIG without VIRTIO_NET_F_RSS negotiated") :
+                rssConfig(dataLength);
+        }
+        return refuse("MQ command " + command + " is not implemented (VIRTIO_NET_CTRL_MQ_HASH_CONFIG needs " +
+            "VIRTIO_NET_F_HASH_REPORT, not offered)");
+    }
+
+    private int rssConfig(final long dataLength)
+    {
+        if (dataLength < RSS_HEADER_LENGTH || !read(CTRL_HEADER_LENGTH, header, 0, RSS_HEADER_LENGTH))
+        {
+            return refuse("RSS_CONFIG shorter than its 8-byte header");
+        }
+        final int hashTypes = header.getInt(0, ByteOrder.LITTLE_ENDIAN);
+        final int tableLength = (header.getShort(4, ByteOrder.LITTLE_ENDIAN) & 0xffff) + 1;
+        final int unclassified = header.getShort(6, ByteOrder.LITTLE_ENDIAN) & 0xffff;
+        if (tableLength > EmulatedSteering.MAX_TABLE_LENGTH)
+        {
+            return refuse("RSS_CONFIG indirection table of " + tableLength + " entries, at most " +
+                EmulatedSteering.MAX_TABLE_LENGTH);
+        }
+        final long tableAt = CTRL_HEADER_LENGTH + RSS_HEADER_LENGTH;
+        if (dataLength < rssConfigLength(tableLength, 0) || !read(tableAt, table, 0, 2 * tableLength))
+        {
+            return refuse("RSS_CONFIG shorter than its indirection table and trailer");
+        }
+        for (int i = 0; i < tableLength; i++)
+        {
+            steering.stageEntry(i, table.getShort(2 * i, ByteOrder.LITTLE_ENDIAN) & 0xffff);
+        }
+        final long trailerAt = tableAt + 2L * tableLength;
+        if (!read(trailerAt, header, 0, RSS_TRAILER_LENGTH))
+        {
+            return ERR;
+        }
+        final int maxTxVq = header.getShort(0, ByteOrder.LITTLE_ENDIAN) & 0xffff;
+        final int keyLength = header.getByte(2) & 0xff;
+        if (keyLength > steering.stagedKey().length || dataLength < rssConfigLength(tableLength, keyLength))
+        {
+            return refuse("RSS_CONFIG hash_key_length " + keyLength + " beyond its data or the key size");
+        }
+        if (keyLength > 0 && !read(trailerAt + RSS_TRAILER_LENGTH, macBytes, 0, keyLength))
+        {
+            return ERR;
+        }
+        macBytes.getBytes(0, steering.stagedKey(), 0, keyLength);
+        final String why = steering.applyRss(hashTypes, tableLength, unclassified, maxTxVq, keyLength);
+        return null == why ? OK : refuse("RSS_CONFIG: " + why);
+    }
+
+    /** Notes why an MQ command is refused (allocates the message: control path, driver error) and says ERR. */
+    private int refuse(final String why)
+    {
+        mqError = why;
         return ERR;
     }
 

@@ -27,8 +27,11 @@ import java.nio.ByteOrder;
  * driver's thread.
  * <p>
  * Offered features: VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS, and CTRL_VQ with CTRL_RX unless
- * {@link Context#controlQueue(boolean)} is off. Queues: receiveq1 (0), transmitq1 (1) and controlq (2, with
- * CTRL_VQ), which sets the receive filter as QEMU's does ({@link DeviceControlQueue}, {@link EmulatedRxFilter}):
+ * {@link Context#controlQueue(boolean)} is off; with {@link Context#maxQueuePairs(int)} above 1 also MQ, and RSS
+ * unless {@link Context#rss(boolean)} is off. Queues: receiveq1 (0), transmitq1 (1), ... receiveqN, transmitqN
+ * and controlq (2N, with CTRL_VQ); a frame goes to the receive queue RSS picks ({@link EmulatedSteering}), to
+ * receiveq1 until the driver configures RSS. controlq sets the receive filter as QEMU's does
+ * ({@link DeviceControlQueue}, {@link EmulatedRxFilter}):
  * promiscuous after reset, so a driver that sends no command receives every frame of the wire; once it turns
  * promiscuous mode off, frames for other MACs are dropped and counted
  * ({@link EmulatedNicCounters#RX_DROPPED_FILTERED}).
@@ -37,6 +40,9 @@ import java.nio.ByteOrder;
  */
 public final class EmulatedVirtioNet implements PciFunction
 {
+    /** Most queue pairs of an emulated device: 2N + 1 queues fit the notify region of 1024 queue addresses. */
+    public static final int MAX_QUEUE_PAIRS = 256;
+
     /** Settings for one emulated device, with defaults. */
     public static final class Context
     {
@@ -46,6 +52,8 @@ public final class EmulatedVirtioNet implements PciFunction
         private int maxQueueSize = 256;
         private boolean linkUp = true;
         private boolean controlQueue = true;
+        private int maxQueuePairs = 1;
+        private boolean rss = true;
         private int batchSize = 64;
         private WirePort port;
         private EmulatedIommu iommu;
@@ -127,6 +135,34 @@ public final class EmulatedVirtioNet implements PciFunction
             return this;
         }
 
+        public int maxQueuePairs()
+        {
+            return maxQueuePairs;
+        }
+
+        /**
+         * Queue pairs the device has (max_virtqueue_pairs, default 1: no VIRTIO_NET_F_MQ, two data queues as
+         * before). Above 1 the device offers F_MQ (and F_RSS, see {@link #rss(boolean)}); needs the control queue.
+         * At most {@link #MAX_QUEUE_PAIRS}.
+         */
+        public Context maxQueuePairs(final int maxQueuePairs)
+        {
+            this.maxQueuePairs = maxQueuePairs;
+            return this;
+        }
+
+        public boolean rss()
+        {
+            return rss;
+        }
+
+        /** Whether a multiqueue device also offers VIRTIO_NET_F_RSS (default true). */
+        public Context rss(final boolean rss)
+        {
+            this.rss = rss;
+            return this;
+        }
+
         public int batchSize()
         {
             return batchSize;
@@ -183,6 +219,8 @@ public final class EmulatedVirtioNet implements PciFunction
             c.maxQueueSize = maxQueueSize;
             c.linkUp = linkUp;
             c.controlQueue = controlQueue;
+            c.maxQueuePairs = maxQueuePairs;
+            c.rss = rss;
             c.batchSize = batchSize;
             c.errorHandler = errorHandler;
             return c;
@@ -211,6 +249,7 @@ public final class EmulatedVirtioNet implements PciFunction
     private final EmulatedIommu iommu;
     private final EmulatedNicCounters counters = new EmulatedNicCounters();
     private final EmulatedRxFilter rxFilter;
+    private final EmulatedSteering steering;
     private final QuiesceGuard guard;
     private final VirtioNetRegisters registers;
     private final EmulatedConfigSpace config;
@@ -250,6 +289,16 @@ public final class EmulatedVirtioNet implements PciFunction
         {
             throw new IllegalArgumentException("an emulated NIC needs a wire port: Context.port(wire.port(i))");
         }
+        if (ctx.maxQueuePairs() < 1 || ctx.maxQueuePairs() > MAX_QUEUE_PAIRS)
+        {
+            throw new IllegalArgumentException("maxQueuePairs must be in [1, " + MAX_QUEUE_PAIRS + "]: " +
+                ctx.maxQueuePairs());
+        }
+        if (ctx.maxQueuePairs() > 1 && !ctx.controlQueue())
+        {
+            throw new IllegalArgumentException("maxQueuePairs " + ctx.maxQueuePairs() + " needs the control " +
+                "queue (VIRTIO_NET_F_MQ requires VIRTIO_NET_F_CTRL_VQ, virtio 1.x §5.1.3.1): leave controlQueue on");
+        }
         if (0 != (ctx.mac() >>> 48))
         {
             throw new IllegalArgumentException("mac must fit in 48 bits: 0x" + Long.toHexString(ctx.mac()));
@@ -264,13 +313,14 @@ public final class EmulatedVirtioNet implements PciFunction
         this.userErrorHandler = ctx.errorHandler();
         this.guard = new QuiesceGuard("virtio-net reset of " + address);
         this.rxFilter = new EmulatedRxFilter(mac);
-        this.registers = new VirtioNetRegisters(mac, mtu, maxQueueSize, ctx.linkUp(), ctx.controlQueue(), counters,
-            this::resetDevice);
+        this.steering = new EmulatedSteering(ctx.maxQueuePairs());
+        this.registers = new VirtioNetRegisters(mac, mtu, maxQueueSize, ctx.linkUp(), ctx.controlQueue(),
+            ctx.maxQueuePairs(), ctx.rss(), counters, this::resetDevice);
         this.config = new EmulatedConfigSpace(registers, counters);
         this.bar4 = new Bar4();
         port.attach();
         this.agent = new VirtioNetDeviceAgent("virtio-net-emu " + address, registers, config, iommu, port,
-            counters, guard, rxFilter, maxQueueSize, mtu, ctx.batchSize(), this::onError);
+            counters, guard, rxFilter, steering, maxQueueSize, mtu, ctx.batchSize(), this::onError);
     }
 
     @Override
@@ -500,6 +550,30 @@ public final class EmulatedVirtioNet implements PciFunction
     public int macTableEntries()
     {
         return rxFilter.tableEntries();
+    }
+
+    /** max_virtqueue_pairs: queue pairs the device has. */
+    public int maxQueuePairs()
+    {
+        return steering.maxPairs();
+    }
+
+    /** Queue pairs in use (1 after reset; VQ_PAIRS_SET or RSS_CONFIG change it). */
+    public int queuePairs()
+    {
+        return steering.pairs();
+    }
+
+    /** Frames are steered by RSS (an RSS_CONFIG was taken since the last reset or VQ_PAIRS_SET). */
+    public boolean rssEnabled()
+    {
+        return steering.rssEnabled();
+    }
+
+    /** Why the device last answered VIRTIO_NET_ERR to a multiqueue command, or null. */
+    public String multiqueueError()
+    {
+        return agent.multiqueueError();
     }
 
     /** The device_status register as the driver would read it (for diagnostics and tests). */

@@ -19,11 +19,14 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * A cycle reads the clock once, releases wire frames held for reordering, and, if the device is live (DRIVER_OK
  * without DEVICE_NEEDS_RESET or FAILED, and bus mastering enabled):
  * <ol>
- *   <li>transmits: after a notification, takes up to a batch of tx chains, strips the 12-byte virtio_net_hdr,
- *       puts each frame on the wire, and returns the chains as used (len 0: nothing written, §2.6.8);</li>
- *   <li>answers controlq after a notification ({@link DeviceControlQueue}): receive filter commands;</li>
+ *   <li>transmits, on every enabled transmit queue: after a notification, takes up to a batch of tx chains, strips
+ *       the 12-byte virtio_net_hdr, puts each frame on the wire, and returns the chains as used (len 0: nothing
+ *       written, §2.6.8);</li>
+ *   <li>answers controlq after a notification ({@link DeviceControlQueue}): receive filter and multiqueue
+ *       commands;</li>
  *   <li>receives: for each frame due on the wire that the receive filter takes ({@link EmulatedRxFilter}, QEMU's
- *       receive_filter(); the rest is counted as rx_dropped_filtered), fills the next posted rx chain with a
+ *       receive_filter(); the rest is counted as rx_dropped_filtered), picks the receive queue
+ *       ({@link EmulatedSteering}: RSS, or receiveq1) and fills the next posted rx chain of that queue with a
  *       virtio_net_hdr (all zero but num_buffers = 1, §5.1.6.4) and the frame, used.len = 12 + frame length. No
  *       posted buffer: the frame is dropped and counted, as a NIC does.</li>
  * </ol>
@@ -58,10 +61,12 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     private final NanoClock clock;
     private final EmulatedNicCounters counters;
     private final QuiesceGuard guard;
-    private final DeviceVirtqueue rx;
-    private final DeviceVirtqueue tx;
+    /** receiveq and transmitq of each queue pair (virtqueues 2p and 2p + 1). */
+    private final DeviceVirtqueue[] rx;
+    private final DeviceVirtqueue[] tx;
     private final DeviceControlQueue control;
     private final EmulatedRxFilter filter;
+    private final EmulatedSteering steering;
     private final UnsafeBuffer txFrame;
     private final UnsafeBuffer rxHeader = new UnsafeBuffer(new byte[HEADER_LENGTH]);
     private final FrameHandler dropNotReady = this::dropNotReady;
@@ -69,15 +74,15 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     private final int maxTxFrame;
     private final ErrorHandler errorHandler;
 
-    private boolean txActive;
-    private boolean rxLive;
-    private int rxCredit;
+    private final boolean[] txActive;
+    private final boolean[] rxLive;
+    private final int[] rxCredit;
 
     VirtioNetDeviceAgent(
         final String roleName, final VirtioNetRegisters registers, final EmulatedConfigSpace config,
         final EmulatedIommu iommu, final WirePort port, final EmulatedNicCounters counters,
-        final QuiesceGuard guard, final EmulatedRxFilter filter, final int maxQueueSize, final int mtu,
-        final int batchSize, final ErrorHandler errorHandler)
+        final QuiesceGuard guard, final EmulatedRxFilter filter, final EmulatedSteering steering,
+        final int maxQueueSize, final int mtu, final int batchSize, final ErrorHandler errorHandler)
     {
         this.errorHandler = errorHandler;
         this.roleName = roleName;
@@ -90,10 +95,20 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         this.guard = guard;
         this.batchSize = batchSize;
         this.maxTxFrame = Math.min(mtu + L2_OVERHEAD, port.maxFrameLength());
-        this.rx = new DeviceVirtqueue(RX_QUEUE, maxQueueSize, iommu);
-        this.tx = new DeviceVirtqueue(TX_QUEUE, maxQueueSize, iommu);
+        final int pairs = steering.maxPairs();
+        this.rx = new DeviceVirtqueue[pairs];
+        this.tx = new DeviceVirtqueue[pairs];
+        for (int p = 0; p < pairs; p++)
+        {
+            rx[p] = new DeviceVirtqueue(rxQueue(p), maxQueueSize, iommu);
+            tx[p] = new DeviceVirtqueue(txQueue(p), maxQueueSize, iommu);
+        }
+        this.txActive = new boolean[pairs];
+        this.rxLive = new boolean[pairs];
+        this.rxCredit = new int[pairs];
         this.filter = filter;
-        this.control = new DeviceControlQueue(iommu, registers, filter, counters);
+        this.steering = steering;
+        this.control = new DeviceControlQueue(ctrlQueue(pairs), iommu, registers, filter, steering, counters);
         this.txFrame = new UnsafeBuffer(new byte[maxTxFrame]);
         rxHeader.putShort(HEADER_NUM_BUFFERS, (short)1); // §5.1.6.4: 1 when MRG_RXBUF is not negotiated
     }
@@ -145,16 +160,25 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         }
     }
 
+    String multiqueueError()
+    {
+        return control.mqError();
+    }
+
     /** Back to the state after reset; called with the device quiesced. */
     void resetState()
     {
-        rx.detach();
-        tx.detach();
+        for (int p = 0; p < rx.length; p++)
+        {
+            rx[p].detach();
+            tx[p].detach();
+            txActive[p] = false;
+            rxLive[p] = false;
+            rxCredit[p] = 0;
+        }
         control.queue().detach();
         filter.reset();
-        txActive = false;
-        rxLive = false;
-        rxCredit = 0;
+        steering.reset();
     }
 
     private int dutyCycle()
@@ -169,7 +193,11 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         {
             return 1;
         }
-        int work = transmit(nowNs);
+        int work = 0;
+        for (int p = 0; p < tx.length; p++)
+        {
+            work += transmit(p, nowNs);
+        }
         work += control.process();
         if (null != control.error())
         {
@@ -179,11 +207,19 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         {
             iommuFault();
         }
-        rxLive = rx.live() && registers.linkUp() && live();
-        work += port.poll(nowNs, this, batchSize);
-        if (rx.publish() > 0 && !rx.interruptSuppressed())
+        final boolean up = registers.linkUp() && live();
+        final int pairs = steering.pairs();
+        for (int p = 0; p < rx.length; p++)
         {
-            registers.raiseQueueInterrupt(RX_QUEUE);
+            rxLive[p] = up && p < pairs && rx[p].live(); // §5.1.6.5.5: no frames on queues beyond the pairs set
+        }
+        work += port.poll(nowNs, this, batchSize);
+        for (int p = 0; p < rx.length; p++)
+        {
+            if (rx[p].publish() > 0 && !rx[p].interruptSuppressed())
+            {
+                registers.raiseQueueInterrupt(rxQueue(p));
+            }
         }
         return work;
     }
@@ -198,7 +234,14 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     private boolean attachQueues()
     {
         final long generation = iommu.generation();
-        return attachQueue(rx, generation) && attachQueue(tx, generation) && attachQueue(control.queue(), generation);
+        for (int p = 0; p < rx.length; p++)
+        {
+            if (!attachQueue(rx[p], generation) || !attachQueue(tx[p], generation))
+            {
+                return false;
+            }
+        }
+        return attachQueue(control.queue(), generation);
     }
 
     private boolean attachQueue(final DeviceVirtqueue q, final long generation)
@@ -220,13 +263,14 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         return true;
     }
 
-    private int transmit(final long nowNs)
+    private int transmit(final int pair, final long nowNs)
     {
-        if (registers.takeKick(TX_QUEUE))
+        final DeviceVirtqueue tx = this.tx[pair];
+        if (registers.takeKick(txQueue(pair)))
         {
-            txActive = true;
+            txActive[pair] = true;
         }
-        if (!txActive || !tx.live())
+        if (!txActive[pair] || !tx.live())
         {
             return 0;
         }
@@ -237,7 +281,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
             {
                 deviceError(DeviceVirtqueue.error(-pending));
             }
-            txActive = false;
+            txActive[pair] = false;
             return 0;
         }
         final int n = Math.min(pending, batchSize);
@@ -254,7 +298,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
                 deviceError(HEADER_TOO_SHORT_TX);
                 break;
             }
-            if (!transmitFrame(nowNs, tx.readable() - HEADER_LENGTH))
+            if (!transmitFrame(tx, nowNs, tx.readable() - HEADER_LENGTH))
             {
                 iommuFault();
                 break;
@@ -263,13 +307,13 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         }
         if (tx.publish() > 0 && !tx.interruptSuppressed())
         {
-            registers.raiseQueueInterrupt(TX_QUEUE);
+            registers.raiseQueueInterrupt(txQueue(pair));
         }
         return n;
     }
 
     /** @return false on an IOMMU fault; frames the device will not send are counted and completed */
-    private boolean transmitFrame(final long nowNs, final long frameLength)
+    private boolean transmitFrame(final DeviceVirtqueue tx, final long nowNs, final long frameLength)
     {
         if (!registers.linkUp())
         {
@@ -301,7 +345,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     @Override
     public void onFrame(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (!rxLive)
+        if (!rxLive[0])
         {
             dropNotReady(buffer, offset, length);
             return;
@@ -311,7 +355,14 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
             counters.increment(EmulatedNicCounters.RX_DROPPED_FILTERED); // QEMU: receive_filter() said no
             return;
         }
-        if (0 == rxCredit)
+        final int pair = steering.queueOf(buffer, offset, length);
+        if (!rxLive[pair])
+        {
+            dropNotReady(buffer, offset, length); // §5.1.6.5.7.2: a queue being reset drops what it is steered
+            return;
+        }
+        final DeviceVirtqueue rx = this.rx[pair];
+        if (0 == rxCredit[pair])
         {
             final int pending = rx.pending();
             if (pending < 0)
@@ -320,7 +371,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
                 dropNotReady(buffer, offset, length);
                 return;
             }
-            rxCredit = pending;
+            rxCredit[pair] = pending;
             if (0 == pending)
             {
                 counters.increment(EmulatedNicCounters.RX_DROPPED_NO_BUFFER);
@@ -353,7 +404,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
             return;
         }
         rx.complete(HEADER_LENGTH + length);
-        rxCredit--;
+        rxCredit[pair]--;
         counters.increment(EmulatedNicCounters.RX_FRAMES);
         counters.add(EmulatedNicCounters.RX_BYTES, length);
     }
@@ -367,15 +418,22 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     {
         counters.incrementShared(EmulatedNicCounters.DEVICE_ERRORS);
         registers.needsReset(reason);
-        rxLive = false;
-        txActive = false;
+        stop();
     }
 
     private void iommuFault()
     {
         counters.increment(EmulatedNicCounters.IOMMU_FAULTS);
         registers.needsReset(IOMMU_FAULT);
-        rxLive = false;
-        txActive = false;
+        stop();
+    }
+
+    private void stop()
+    {
+        for (int p = 0; p < rx.length; p++)
+        {
+            rxLive[p] = false;
+            txActive[p] = false;
+        }
     }
 }

@@ -18,7 +18,9 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  *  BAR4 (16 KiB)
  *  0x0000 common cfg  (struct virtio_pci_common_cfg, 0x38 bytes used)
  *  0x1000 ISR status  (1 byte, read clears)
- *  0x2000 device cfg  (struct virtio_net_config: mac[6] | status u16 | max_virtqueue_pairs u16 | mtu u16)
+ *  0x2000 device cfg  (struct virtio_net_config: mac[6] | status u16 | max_virtqueue_pairs u16 | mtu u16, then
+ *                     with F_RSS speed u32 | duplex u8 | rss_max_key_size u8 | rss_max_indirection_table_length
+ *                     u16 | supported_hash_types u32: see VirtioNet)
  *  0x3000 notify      (queue q at 0x3000 + queue_notify_off(q) * 4, queue_notify_off(q) = q)
  * </pre>
  * Common cfg fields must be accessed with their natural width (§4.1.3.1); 64-bit fields may be accessed as two
@@ -36,8 +38,13 @@ final class VirtioNetRegisters implements MmioRegion
     static final int NOTIFY_OFFSET = 0x3000;
     static final int REGION_LENGTH = 0x1000;
     static final int NOTIFY_OFF_MULTIPLIER = 4;
-    /** receiveq1, transmitq1 and controlq (§5.1.2); a device without CTRL_VQ has the first two. */
+    /**
+     * receiveq1, transmitq1 and controlq (§5.1.2); a device without CTRL_VQ has the first two, one with F_MQ
+     * 2 * max_virtqueue_pairs + 1.
+     */
     static final int MAX_QUEUES = 3;
+    /** F_MQ and F_RSS, offered by a device of more than one queue pair (F_RSS if the context says so). */
+    static final long MQ_FEATURES = 1L << F_MQ | 1L << F_RSS;
 
     /** VERSION_1, ACCESS_PLATFORM, MAC, MTU, STATUS: what every emulated device offers. */
     static final long BASE_FEATURES = 1L << F_VERSION_1 | 1L << F_ACCESS_PLATFORM | 1L << F_MAC |
@@ -54,13 +61,14 @@ final class VirtioNetRegisters implements MmioRegion
     private final EmulatedNicCounters counters;
     private final ResetHandler resetHandler;
     private final long offeredFeatures;
-    /** 3 with controlq, else 2: num_queues, and the queues that exist. */
+    /** 2 * queue pairs + 1 with controlq, else 2: num_queues, and the queues that exist. */
     private final int queueCount;
     private final long configuredMac;
     private final VirtqueueRegisters[] queues;
     private final AtomicInteger status = new AtomicInteger();
     private final AtomicInteger isr = new AtomicInteger();
-    private final AtomicIntegerArray kicks = new AtomicIntegerArray(MAX_QUEUES);
+    private final AtomicIntegerArray kicks;
+    private final int configLength;
     /** The thread running the device model: a notification or a status change wakes it. */
     private volatile Wakeup deviceWakeup;
     /** Where MSI-X vector 0 is routed (what VFIO's eventfd is on a real device); null: no MSI-X. */
@@ -68,7 +76,7 @@ final class VirtioNetRegisters implements MmioRegion
     /** Vectors a driver may map: 1 while interrupts are routed, else 0 (every mapping fails, §4.1.5.1.2.1). */
     private volatile int msixVectors;
     private final AtomicLong msixMessages = new AtomicLong();
-    private final byte[] netConfig = new byte[CONFIG_LENGTH];
+    private final byte[] netConfig = new byte[CONFIG_LENGTH_RSS];
     private volatile int configGeneration;
     /** Mirror of the status field's LINK_UP bit for the device thread. */
     private volatile boolean linkUp;
@@ -84,25 +92,41 @@ final class VirtioNetRegisters implements MmioRegion
 
     VirtioNetRegisters(
         final long mac, final int mtu, final int maxQueueSize, final boolean linkUp, final boolean controlQueue,
-        final EmulatedNicCounters counters, final ResetHandler resetHandler)
+        final int maxQueuePairs, final boolean rss, final EmulatedNicCounters counters,
+        final ResetHandler resetHandler)
     {
         this.counters = counters;
         this.resetHandler = resetHandler;
-        this.offeredFeatures = BASE_FEATURES | (controlQueue ? CONTROL_FEATURES : 0);
-        this.queueCount = controlQueue ? MAX_QUEUES : MAX_QUEUES - 1;
+        final boolean mq = controlQueue && maxQueuePairs > 1;
+        this.offeredFeatures = BASE_FEATURES | (controlQueue ? CONTROL_FEATURES : 0) |
+            (mq ? 1L << F_MQ | (rss ? 1L << F_RSS : 0) : 0);
+        this.queueCount = controlQueue ? ctrlQueue(mq ? maxQueuePairs : 1) + 1 : MAX_QUEUES - 1;
+        this.kicks = new AtomicIntegerArray(queueCount);
         this.configuredMac = mac;
         this.queues = new VirtqueueRegisters[queueCount];
-        queues[RX_QUEUE] = new VirtqueueRegisters(maxQueueSize);
-        queues[TX_QUEUE] = new VirtqueueRegisters(maxQueueSize);
+        for (int i = 0; i < queueCount; i++)
+        {
+            queues[i] = new VirtqueueRegisters(maxQueueSize);
+        }
         if (controlQueue)
         {
-            queues[CTRL_QUEUE] = new VirtqueueRegisters(DeviceControlQueue.MAX_SIZE); // QEMU's size, whatever the rest
+            // QEMU's size, whatever the rest
+            queues[queueCount - 1] = new VirtqueueRegisters(DeviceControlQueue.MAX_SIZE);
         }
         netConfig[CONFIG_STATUS] = (byte)(linkUp ? S_LINK_UP : 0);
         this.linkUp = linkUp;
-        netConfig[CONFIG_MAX_VIRTQUEUE_PAIRS] = 1;
+        final int pairs = mq ? maxQueuePairs : 1;
+        netConfig[CONFIG_MAX_VIRTQUEUE_PAIRS] = (byte)pairs;
+        netConfig[CONFIG_MAX_VIRTQUEUE_PAIRS + 1] = (byte)(pairs >>> 8);
         netConfig[CONFIG_MTU] = (byte)mtu;
         netConfig[CONFIG_MTU + 1] = (byte)(mtu >>> 8);
+        this.configLength = mq && rss ? CONFIG_LENGTH_RSS : CONFIG_LENGTH;
+        if (mq && rss)
+        {
+            netConfig[CONFIG_RSS_MAX_KEY_SIZE] = (byte)io.jrxe.driver.rss.ToeplitzHash.KEY_LENGTH;
+            netConfig[CONFIG_RSS_MAX_INDIRECTION_TABLE_LENGTH] = (byte)EmulatedSteering.MAX_TABLE_LENGTH;
+            netConfig[CONFIG_SUPPORTED_HASH_TYPES] = (byte)io.jrxe.driver.rss.RssHashTypes.SUPPORTED;
+        }
         resetState();
     }
 
@@ -150,6 +174,12 @@ final class VirtioNetRegisters implements MmioRegion
         return offeredFeatures;
     }
 
+    /** num_queues: 2 * queue pairs, plus controlq. */
+    int queueCount()
+    {
+        return queueCount;
+    }
+
     /**
      * The MAC in the device config, as VIRTIO_NET_CTRL_MAC_ADDR_SET changes it (§5.1.6.5.2.1: before the command is
      * used). QEMU changes it without a config change notification, and so does this.
@@ -168,7 +198,7 @@ final class VirtioNetRegisters implements MmioRegion
     /** Takes a pending notification of queue {@code index}; the CAS pairs with the driver's notify write. */
     boolean takeKick(final int index)
     {
-        return 0 != kicks.get(index) && 0 != kicks.getAndSet(index, 0);
+        return index < queueCount && 0 != kicks.get(index) && 0 != kicks.getAndSet(index, 0);
     }
 
     /** Set-up: the line of the thread that runs the device model. */
@@ -540,7 +570,9 @@ final class VirtioNetRegisters implements MmioRegion
 
     private boolean featuresAcceptable()
     {
-        return !driverFeaturesBeyond64 && 0 == (driverFeatures & ~offeredFeatures) &&
+        // §5.1.3.1: MQ and RSS require CTRL_VQ (their commands travel on it)
+        final boolean dependencies = 0 == (driverFeatures & MQ_FEATURES) || 0 != (driverFeatures & 1L << F_CTRL_VQ);
+        return !driverFeaturesBeyond64 && 0 == (driverFeatures & ~offeredFeatures) && dependencies &&
             0 != (driverFeatures & 1L << F_VERSION_1) && 0 != (driverFeatures & 1L << F_ACCESS_PLATFORM);
     }
 
@@ -636,7 +668,7 @@ final class VirtioNetRegisters implements MmioRegion
 
     private int deviceConfigRead(final int at, final int width)
     {
-        if (at + width > CONFIG_LENGTH || width > 4)
+        if (at + width > configLength || width > 4)
         {
             return badAccess();
         }

@@ -44,8 +44,7 @@ public final class VirtioSpec
     public static final int ISR_QUEUE = 0x1;
     public static final int ISR_CONFIG = 0x2;
 
-    /** struct virtio_net_config beyond what a driver reads, §5.1.4. */
-    public static final int CONFIG_MAX_VIRTQUEUE_PAIRS = 8;
+    /** struct virtio_net_config up to mtu, §5.1.4 (up to supported_hash_types with F_RSS: VirtioNet). */
     public static final int CONFIG_LENGTH = 12;
 
     /** num_buffers in struct virtio_net_hdr, §5.1.6. */

@@ -11,6 +11,9 @@
  * The device has QEMU's controlq and receive filter (promiscuous after reset; the driver turns it off and names the
  * multicast MACs it wants, {@link io.jrxe.driver.emu.DeviceControlQueue}), so on the hub wire a NIC drops frames for
  * other NICs as QEMU's NICs on a hub do.
+ * With {@code Context.maxQueuePairs(N)} above 1 the device offers VIRTIO_NET_F_MQ and F_RSS and steers each
+ * received frame to a receive queue by the Toeplitz hash and indirection table the driver programmed
+ * ({@link io.jrxe.driver.emu.EmulatedSteering}); it serves every enabled transmit queue.
  * A port may sit behind a switch egress queue ({@link io.jrxe.driver.emu.WireQueue}: a drain rate, RED ECN marking
  * and tail drop), the bottleneck of an incast.
  * {@link io.jrxe.driver.emu.EmulatedNetwork} builds K NICs (MACs 52:54:00:00:00:01..) on one wire. Devices run on

@@ -30,8 +30,11 @@ final class ControlVirtqueue implements AutoCloseable
     /** The queue saw an impossible used entry ({@link SplitVirtqueue#broken()}): the device needs a reset. */
     static final int BROKEN = -3;
 
-    /** Command-specific data one command may carry: a MAC table of 1 unicast and 32 multicast MACs needs 206. */
-    static final int DATA_CAPACITY = 256;
+    /**
+     * Command-specific data one command may carry: a MAC table of 1 unicast and 32 multicast MACs needs 206, an
+     * RSS_CONFIG of 128 entries and a 40-byte key 307.
+     */
+    static final int DATA_CAPACITY = 512;
     private static final int HEADER_OFFSET = 0;
     private static final int ACK_OFFSET = 8;
     private static final int DATA_OFFSET = 16;
@@ -82,26 +85,27 @@ final class ControlVirtqueue implements AutoCloseable
     }
 
     /**
-     * Allocates ring and command buffer for controlq ({@link VirtioNet#CTRL_QUEUE}) in one DMA region mapped for the
+     * Allocates ring and command buffer for controlq (virtqueue {@code index}: {@link VirtioNet#CTRL_QUEUE}, or
+     * 2 * max_virtqueue_pairs with F_MQ) in one DMA region mapped for the
      * device, sized by the device's maximum for that queue. Setup only, after FEATURES_OK; the caller then sets the
      * queue up at the device (§4.1.5.1.3).
      *
      * @return null if the device's controlq cannot hold one command's chain of 3 descriptors
      */
     static ControlVirtqueue open(
-        final VirtioPciTransport transport, final DmaMapper dma, final VirtioNetConfig config)
+        final VirtioPciTransport transport, final DmaMapper dma, final VirtioNetConfig config, final int index)
     {
-        transport.selectQueue(VirtioNet.CTRL_QUEUE);
+        transport.selectQueue(index);
         final int max = transport.queueSize();
         if (max < CHAIN)
         {
             return null;
         }
         final int size = Math.min(QUEUE_SIZE, Integer.highestOneBit(max));
-        final long notifyOffset = transport.notifyOffset(VirtioNet.CTRL_QUEUE);
+        final long notifyOffset = transport.notifyOffset(index);
         final int ringBytes = SplitVirtqueue.ringBytes(size);
         final DmaRegion region = config.dmaAllocator().allocate(ringBytes + BUFFER_BYTES, dma);
-        return new ControlVirtqueue(new SplitVirtqueue(VirtioNet.CTRL_QUEUE, size, region, 0, transport.notifyBar(),
+        return new ControlVirtqueue(new SplitVirtqueue(index, size, region, 0, transport.notifyBar(),
             notifyOffset), region, ringBytes, config.nanoClock());
     }
 

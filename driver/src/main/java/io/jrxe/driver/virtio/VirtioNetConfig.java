@@ -26,6 +26,7 @@ public final class VirtioNetConfig
     private long resetTimeoutNs = DEFAULT_RESET_TIMEOUT_NS;
     private long controlTimeoutNs = DEFAULT_CONTROL_TIMEOUT_NS;
     private long fallbackMacAddress;
+    private int queuePairs = 1;
 
     /** Wanted entries per virtqueue; the device's maximum wins if smaller. A power of two. */
     public VirtioNetConfig queueSize(final int queueSize)
@@ -149,6 +150,23 @@ public final class VirtioNetConfig
     }
 
     /**
+     * Receive / transmit queue pairs to run (default 1: one rx and one tx queue, VIRTIO_NET_F_MQ not negotiated).
+     * Above 1 the device must offer VIRTIO_NET_F_MQ with at least this many max_virtqueue_pairs; each pair gets its
+     * own rings and its own pool of {@link #bufferCount()} buffers, and RSS (when offered) spreads UDP flows over
+     * them. At most {@link VirtioNet#MAX_QUEUE_PAIRS}.
+     */
+    public VirtioNetConfig queuePairs(final int queuePairs)
+    {
+        this.queuePairs = queuePairs;
+        return this;
+    }
+
+    public int queuePairs()
+    {
+        return queuePairs;
+    }
+
+    /**
      * Checks the settings before any device access.
      *
      * @throws IllegalArgumentException naming the setting to fix
@@ -184,6 +202,11 @@ public final class VirtioNetConfig
         {
             throw new IllegalArgumentException("VirtioNetConfig.dmaAllocator must be set " +
                 "(dmaMemory::allocate of a DmaMemory for VFIO, DirectDmaRegion::new for emulated devices)");
+        }
+        if (queuePairs < 1 || queuePairs > VirtioNet.MAX_QUEUE_PAIRS)
+        {
+            throw new IllegalArgumentException("VirtioNetConfig.queuePairs must be in 1.." + VirtioNet.MAX_QUEUE_PAIRS +
+                ": " + queuePairs);
         }
         if (null == nanoClock || resetTimeoutNs <= 0 || controlTimeoutNs <= 0)
         {

@@ -24,6 +24,16 @@ package io.jrxe.driver.virtio;
  *     |   unicast table (no multicast MACs)   |   multicast table                     |
  *     +--------------+------------------------+--------------+------------------------+
  *   class MAC (1), cmd MAC_ADDR_SET (1)                   the 6-byte MAC
+ *   class MQ (4), cmd VQ_PAIRS_SET (0)                    le16 virtqueue_pairs, 1..max_virtqueue_pairs  §5.1.6.5.5
+ *   class MQ (4), cmd RSS_CONFIG (1), struct virtio_net_rss_config                                      §5.1.6.5.7
+ *     0                4                        6                     8
+ *     +----------------+------------------------+---------------------+-----------------------------------+
+ *     | hash_types le32| indirection_table_mask | unclassified_queue  | indirection_table[mask + 1] le16  |
+ *     |                | le16 (length - 1)      | le16 (receiveq no.) | (receiveq numbers, 0 = receiveq1) |
+ *     +----------------+------------------------+---------------------+-----------------------------------+
+ *     +----------------+-------------------+-------------------------------+
+ *     | max_tx_vq le16 | hash_key_length u8| hash_key_data[hash_key_length]|
+ *     +----------------+-------------------+-------------------------------+
  * </pre>
  * A device offering VIRTIO_NET_F_CTRL_RX filters received frames by destination MAC: promiscuous mode takes every
  * frame; otherwise broadcast, multicast to a table entry (or any with all-multicast on), and unicast to the device's
@@ -53,6 +63,15 @@ public final class VirtioNetCtrl
     public static final int MAC_TABLE_SET = 0;
     public static final int MAC_ADDR_SET = 1;
 
+    public static final int CLASS_MQ = 4;
+    public static final int MQ_VQ_PAIRS_SET = 0;
+    public static final int MQ_RSS_CONFIG = 1;
+    /** VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN: the fewest pairs VQ_PAIRS_SET may ask for. */
+    public static final int MQ_VQ_PAIRS_MIN = 1;
+    /** Bytes of virtio_net_rss_config before the indirection table, and after it before the key. */
+    public static final int RSS_HEADER_LENGTH = 8;
+    public static final int RSS_TRAILER_LENGTH = 3;
+
     /** le32 entries before each MAC table. */
     public static final int TABLE_ENTRIES_LENGTH = 4;
     public static final int MAC_LENGTH = 6;
@@ -67,6 +86,12 @@ public final class VirtioNetCtrl
         return 2 * TABLE_ENTRIES_LENGTH + MAC_LENGTH * (unicast + multicast);
     }
 
+    /** Bytes of RSS_CONFIG data with {@code tableLength} indirection entries and a {@code keyLength}-byte key. */
+    public static int rssConfigLength(final int tableLength, final int keyLength)
+    {
+        return RSS_HEADER_LENGTH + 2 * tableLength + RSS_TRAILER_LENGTH + keyLength;
+    }
+
     /** The command's name in the spec, for messages. */
     public static String name(final int commandClass, final int command)
     {
@@ -78,6 +103,10 @@ public final class VirtioNetCtrl
         if (CLASS_MAC == commandClass && (MAC_TABLE_SET == command || MAC_ADDR_SET == command))
         {
             return MAC_TABLE_SET == command ? "VIRTIO_NET_CTRL_MAC_TABLE_SET" : "VIRTIO_NET_CTRL_MAC_ADDR_SET";
+        }
+        if (CLASS_MQ == commandClass && (MQ_VQ_PAIRS_SET == command || MQ_RSS_CONFIG == command))
+        {
+            return MQ_VQ_PAIRS_SET == command ? "VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET" : "VIRTIO_NET_CTRL_MQ_RSS_CONFIG";
         }
         return "control command class " + commandClass + " command " + command;
     }

@@ -8,41 +8,43 @@ import io.jrxe.driver.mem.IovaSpace;
 import io.jrxe.driver.mem.PacketPool;
 import io.jrxe.driver.pci.PciFunction;
 import io.jrxe.driver.wake.Wakeup;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.jrxe.driver.virtio.VirtioNet.*;
 import static io.jrxe.driver.virtio.VirtioPci.*;
 
 /**
  * A polled virtio-net 1.x driver for one modern PCI function (a VFIO device, or the emulated device): one rx and
- * one tx split virtqueue, no offloads, buffers from one {@link PacketPool}, and controlq for the receive filter.
+ * one tx split virtqueue per queue pair, no offloads, buffers from one {@link PacketPool} per pair, and controlq
+ * for the receive filter and multiqueue steering.
  * <p>
  * Negotiated features: VERSION_1 and ACCESS_PLATFORM (required), MAC, MTU and STATUS when offered, CTRL_VQ with
  * CTRL_RX when both are offered ({@link VirtioNetFeatures}), nothing else, so every frame is preceded by the
- * 12-byte virtio_net_hdr (virtio 1.1 §5.1.6). The header sits in the pool's
- * driver prefix, right before the frame data, so header and frame are one descriptor:
- * <pre>
- *   pool buffer:  | pool header (52) | virtio_net_hdr (12) | frame data (dataCapacity) |
- *                                    ^ descriptor addr = dataIova(id) - 12
- *   rx descriptor: len 12 + dataCapacity, WRITE;   tx descriptor: len 12 + frame length, header zeroed
- * </pre>
- * A transmitted frame may continue past its pool buffer ({@link #txGather}): the frame's first bytes (with the
- * header before them) come from the pool buffer, the rest from up to {@link #MAX_TX_GATHER} segments anywhere in
- * memory the device can reach, posted as one descriptor chain (§2.6.5; VERSION_1 implies ANY_LAYOUT, so the device
- * takes the frame from the concatenation whatever the split, §2.6.4, §5.1.6.2):
- * <pre>
- *   desc 0 (NEXT): | virtio_net_hdr (12) | frame head (pool.length(id)) |     pool buffer id
- *   desc 1 (NEXT): | gather segment 0 |                                       e.g. an RDMA payload in a DMA-mapped MR
- *   desc 2:        | gather segment 1 |                                       e.g. pad + ICRC, in the same pool buffer
- * </pre>
- * The chain is reclaimed as one unit: its used entry names the head, and the pool buffer goes back to the pool
- * then; the segments are the caller's memory, which it must keep mapped until {@link #txGatherOldest()} has
- * passed the sequence its attachment got.
+ * 12-byte virtio_net_hdr (virtio 1.1 §5.1.6), which sits in the pool buffer's driver prefix; a transmitted frame may
+ * continue past its pool buffer ({@link #txGather}) as one descriptor chain: layouts in {@link VirtioQueuePair}. A
+ * chain is reclaimed as one unit; its segments are the caller's memory, which it must keep mapped until
+ * {@link #txGatherOldest()} has passed the sequence its attachment got.
  * <p>
  * The receive filter ({@link #rxFilter}) goes to the device as control commands on controlq, queue 2
  * ({@link VirtioRxFilter}, layout in {@link VirtioNetCtrl}), which has no interrupt: its answers are read by
  * {@link #rxFilterStatus()} and {@link #linkUp()}, never by the rx/tx path. A device without CTRL_VQ + CTRL_RX
  * stays promiscuous, as QEMU's is after reset, and {@link #rxFilterCapacity()} says so.
+ * <p>
+ * Multiqueue ({@link VirtioNetConfig#queuePairs(int)} N above 1, VIRTIO_NET_F_MQ, §5.1.6.5.5): queue pair p is
+ * receiveq(2p) and transmitq(2p + 1), each pair a {@link VirtioQueuePair} with its own rings and pool, and the
+ * driver sends VQ_PAIRS_SET N, then, with VIRTIO_NET_F_RSS, RSS_CONFIG (UDP over IPv4/IPv6 hashed, a round-robin
+ * indirection table, unclassified frames such as ARP to pair 0) on controlq, now queue 2 * max_virtqueue_pairs
+ * ({@link VirtioSteering}); {@link #rss} changes table and key later. With N = 1 (the default) nothing of this
+ * happens and the driver behaves as a single-queue one.
+ * <p>
+ * Threads (the contract, as {@link NicDevice} states it): queue pair q's data path ({@link #rxBatch(int, int[],
+ * int)}, {@link #txBatch(int, int[], int)}, {@link #reclaimTx(int)}, {@link #pool(int)}'s buffers, {@link
+ * #stats(int)}) belongs to one thread, its owner; pairs share nothing on it, so N owners run without locks. The
+ * control path (open, {@link #linkUp()}, receive filter, RSS, {@link #wakeOnInterrupt}, the tx gather methods,
+ * {@link #reset()}, {@link #close()}) and the methods without a pair number belong to pair 0's owner; reset and
+ * close also need every other owner stopped. A broken ring of pair q above 0 makes its data path return 0; pair 0's
+ * owner notices it in {@link #linkUp()} and fails the device, as for pair 0. Only pair 0's queues take the MSI-X
+ * vector of {@link #wakeOnInterrupt}; the other pairs' threads poll. Zero-copy transmit ({@link #txGather}) is for
+ * pair 0's buffers only.
  * <p>
  * Device failure (DEVICE_NEEDS_RESET, a device reset behind the driver's back, or a ring entry that cannot be
  * right) shows as {@link #linkUp()} false and one more {@link #deviceErrors()}; {@link #reset()} re-initialises
@@ -56,45 +58,31 @@ public final class VirtioNetDriver implements NicDevice
     private final PciFunction function;
     private final VirtioNetConfig config;
     private final VirtioPciTransport transport;
-    private final NicStats stats = new NicStats();
     private final IovaSpace iovaSpace;
     private final VirtioNetFeatures negotiation;
-    private DmaRegion ringRegion;
-    private ControlVirtqueue control;
-    /** The receive filter, or null while the device has none (no CTRL_VQ + CTRL_RX). */
-    private VirtioRxFilter rxFilter;
-    private DmaRegion poolRegion;
-    private PacketPool pool;
-    private UnsafeBuffer poolBuffer;
-    private SplitVirtqueue rxQueue;
-    private SplitVirtqueue txQueue;
-    private int[] scratchIds;
-    private int[] scratchLengths;
-    private TxGatherTable gathers;
-    private final long[] chainAddrs = new long[1 + MAX_TX_GATHER];
-    private final int[] chainLengths = new int[1 + MAX_TX_GATHER];
-    private int rxBufferLength;
-    private int maxFrameLength;
+    /** controlq with the receive filter and, with F_MQ, the pairs and RSS. */
+    private final VirtioControlPath controlPath = new VirtioControlPath();
+    private VirtioQueuePair[] pairs;
+    private int maxQueuePairs = 1;
     private long features;
     private long macAddress;
     private int mtu;
-    private boolean failed;
-    /** MSI-X vector of both queues and config changes, or NO_VECTOR while the driver only polls. */
+    /** Read by every pair's owner, written by pair 0's (control path). */
+    private volatile boolean failed;
+    /** MSI-X vector of pair 0's queues and config changes, or NO_VECTOR while the driver only polls. */
     private int vector = NO_VECTOR;
     private final Wakeup.Arming arming = new Wakeup.Arming()
     {
         @Override
         public void arm()
         {
-            rxQueue.interrupts(true);
-            txQueue.interrupts(true);
+            pairs[0].interrupts(true);
         }
 
         @Override
         public void disarm()
         {
-            rxQueue.interrupts(false);
-            txQueue.interrupts(false);
+            pairs[0].interrupts(false);
         }
     };
     private long deviceErrors;
@@ -148,17 +136,27 @@ public final class VirtioNetDriver implements NicDevice
             allocate();
         }
         transport.configVector(vector);
-        setupQueue(rxQueue, vector);
-        setupQueue(txQueue, vector);
+        for (final VirtioQueuePair pair : pairs)
+        {
+            pair.mtu(mtu);
+            setupQueue(pair.rxQueue(), 0 == pair.pair() ? vector : NO_VECTOR);
+            setupQueue(pair.txQueue(), 0 == pair.pair() ? vector : NO_VECTOR);
+        }
         final boolean control = setupControlQueue();
         // Populating the rx queue before DRIVER_OK is allowed (step 7); notifying is not, §3.1.1.
-        refillRx(false);
+        for (final VirtioQueuePair pair : pairs)
+        {
+            pair.refillRx(false);
+        }
         transport.deviceStatus(STATUS_ACKNOWLEDGE | STATUS_DRIVER | STATUS_FEATURES_OK | STATUS_DRIVER_OK);
-        rxQueue.kick();
+        for (final VirtioQueuePair pair : pairs)
+        {
+            pair.rxQueue().kick();
+        }
         failed = false;
         if (control)
         {
-            rxFilter.deviceReady(); // control commands go out after DRIVER_OK only (they notify)
+            controlPath.deviceReady(); // control commands go out after DRIVER_OK only (they notify)
         }
     }
 
@@ -170,7 +168,6 @@ public final class VirtioNetDriver implements NicDevice
     private void readDeviceConfig()
     {
         mtu = negotiated(F_MTU) ? negotiation.readMtu() : DEFAULT_MTU;
-        maxFrameLength = mtu + ETHERNET_HEADER_LENGTH;
         if (negotiated(F_MAC))
         {
             macAddress = negotiation.readMac();
@@ -179,6 +176,8 @@ public final class VirtioNetDriver implements NicDevice
         {
             macAddress = negotiation.fallbackMac();
         }
+        // §5.1.4: max_virtqueue_pairs is valid with F_MQ or F_RSS; controlq is queue 2 * max_virtqueue_pairs then
+        maxQueuePairs = negotiated(F_MQ) ? negotiation.readMaxQueuePairs() : 1;
     }
 
     /**
@@ -193,17 +192,13 @@ public final class VirtioNetDriver implements NicDevice
         {
             return false;
         }
-        if (null == control)
+        if (!controlPath.open(transport, function.dma(), config, name(), ctrlQueue(maxQueuePairs), pairs.length,
+            negotiated(F_MQ), negotiated(F_RSS), negotiation))
         {
-            control = ControlVirtqueue.open(transport, function.dma(), config);
-            if (null == control)
-            {
-                return false; // no room for one command's chain: the NIC stays promiscuous, as without CTRL_RX
-            }
-            rxFilter = new VirtioRxFilter(name(), control, config.controlTimeoutNs());
+            return false; // no room for one command's chain: the NIC stays promiscuous, as without CTRL_RX
         }
-        rxFilter.unicast(negotiated(F_MAC) ? VirtioRxFilter.NO_MAC : macAddress);
-        setupQueue(control.queue(), NO_VECTOR);
+        controlPath.unicast(negotiated(F_MAC) ? VirtioRxFilter.NO_MAC : macAddress);
+        setupQueue(controlPath.queue().queue(), NO_VECTOR);
         return true;
     }
 
@@ -214,22 +209,14 @@ public final class VirtioNetDriver implements NicDevice
             throw new IllegalStateException("virtio device " + name() + " has " + transport.numQueues() +
                 " virtqueues, a network device needs at least receiveq1 and transmitq1");
         }
-        final int rxSize = chooseQueueSize(RX_QUEUE);
-        final int txSize = chooseQueueSize(TX_QUEUE);
-        final int rxBytes = SplitVirtqueue.ringBytes(rxSize);
-        ringRegion = config.dmaAllocator().allocate(rxBytes + SplitVirtqueue.ringBytes(txSize), function.dma());
-        poolRegion = config.dmaAllocator().allocate(
-            (long)config.bufferSize() * config.bufferCount(), function.dma());
-        pool = new PacketPool(poolRegion, config.bufferSize(), config.bufferCount());
-        poolBuffer = pool.buffer();
-        rxBufferLength = HEADER_LENGTH + pool.dataCapacity();
-        rxQueue = new SplitVirtqueue(
-            RX_QUEUE, rxSize, ringRegion, 0, transport.notifyBar(), notifyOffset(RX_QUEUE));
-        txQueue = new SplitVirtqueue(
-            TX_QUEUE, txSize, ringRegion, rxBytes, transport.notifyBar(), notifyOffset(TX_QUEUE));
-        scratchIds = new int[Math.max(rxSize, txSize)];
-        scratchLengths = new int[rxSize];
-        gathers = new TxGatherTable(pool.capacity(), MAX_TX_GATHER);
+        pairs = new VirtioQueuePair[config.queuePairs()];
+        for (int p = 0; p < pairs.length; p++)
+        {
+            final int rx = rxQueue(p);
+            final int tx = txQueue(p);
+            pairs[p] = new VirtioQueuePair(p, name(), config, function.dma(), chooseQueueSize(rx),
+                chooseQueueSize(tx), transport.notifyBar(), notifyOffset(rx), notifyOffset(tx));
+        }
     }
 
     private int chooseQueueSize(final int queueIndex)
@@ -242,7 +229,7 @@ public final class VirtioNetDriver implements NicDevice
                 " is not available (queue_size 0)");
         }
         // Split queues are a power of two in size, §2.6; round a device maximum down just in case.
-        final int wanted = TX_QUEUE == queueIndex ? config.txQueueSize() : config.queueSize();
+        final int wanted = 1 == (queueIndex & 1) ? config.txQueueSize() : config.queueSize(); // odd: transmitq
         return Math.min(wanted, Integer.highestOneBit(max));
     }
 
@@ -295,9 +282,9 @@ public final class VirtioNetDriver implements NicDevice
             return true;
         }
         boolean mapped = 0 == transport.configVector(0);
-        transport.selectQueue(rxQueue.queueIndex());
+        transport.selectQueue(pairs[0].rxQueue().queueIndex());
         mapped &= 0 == transport.queueVector(0);
-        transport.selectQueue(txQueue.queueIndex());
+        transport.selectQueue(pairs[0].txQueue().queueIndex());
         mapped &= 0 == transport.queueVector(0);
         if (!mapped)
         {
@@ -313,9 +300,9 @@ public final class VirtioNetDriver implements NicDevice
     private void unmapVectors()
     {
         transport.configVector(NO_VECTOR);
-        transport.selectQueue(rxQueue.queueIndex());
+        transport.selectQueue(pairs[0].rxQueue().queueIndex());
         transport.queueVector(NO_VECTOR);
-        transport.selectQueue(txQueue.queueIndex());
+        transport.selectQueue(pairs[0].txQueue().queueIndex());
         transport.queueVector(NO_VECTOR);
     }
 
@@ -357,10 +344,7 @@ public final class VirtioNetDriver implements NicDevice
         {
             return false;
         }
-        if (null != rxFilter)
-        {
-            rxFilter.poll(); // a filter request sent again after reset() moves along with the periodic link check
-        }
+        controlPath.poll(); // a filter or RSS request sent again after reset() moves along with the periodic link check
         return !negotiated(F_STATUS) || 0 != (transport.deviceConfig16(CONFIG_STATUS) & S_LINK_UP);
     }
 
@@ -384,36 +368,78 @@ public final class VirtioNetDriver implements NicDevice
 
     public int rxQueueSize()
     {
-        return rxQueue.size();
+        return pairs[0].rxQueue().size();
     }
 
     public int txQueueSize()
     {
-        return txQueue.size();
+        return pairs[0].txQueue().size();
     }
 
-    /** Receive buffers posted to the device. */
+    /** Receive buffers posted to the device, queue pair 0. */
     public int rxInFlight()
     {
-        return rxQueue.inFlight();
+        return pairs[0].rxQueue().inFlight();
     }
 
-    /** Frames handed to the device and not yet reclaimed. */
+    /** Frames handed to the device and not yet reclaimed, queue pair 0. */
     public int txInFlight()
     {
-        return txQueue.inFlight();
+        return pairs[0].txQueue().inFlight();
     }
 
-    /** Device notifications (doorbell writes) so far, rx and tx. */
+    /** Receive buffers posted to the device on queue pair {@code q} (its owner's view). */
+    public int rxInFlight(final int q)
+    {
+        return pair(q).rxQueue().inFlight();
+    }
+
+    /** Frames handed to the device on queue pair {@code q} and not yet reclaimed (its owner's view). */
+    public int txInFlight(final int q)
+    {
+        return pair(q).txQueue().inFlight();
+    }
+
+    /** Device notifications (doorbell writes) of queue pair 0 so far, rx and tx. */
     public long notifications()
     {
-        return rxQueue.notifications() + txQueue.notifications();
+        return pairs[0].rxQueue().notifications() + pairs[0].txQueue().notifications();
     }
 
+    /** max_virtqueue_pairs of the device (1 without VIRTIO_NET_F_MQ negotiated). */
+    public int maxQueuePairs()
+    {
+        return maxQueuePairs;
+    }
+
+    /** {@inheritDoc} {@link VirtioNetConfig#queuePairs()}. */
+    @Override
+    public int queuePairs()
+    {
+        return pairs.length;
+    }
+
+    /** Queue pair 0's pool. */
     @Override
     public PacketPool pool()
     {
-        return pool;
+        return null == pairs ? null : pairs[0].pool();
+    }
+
+    @Override
+    public PacketPool pool(final int q)
+    {
+        return pair(q).pool();
+    }
+
+    private VirtioQueuePair pair(final int q)
+    {
+        if (q < 0 || q >= pairs.length)
+        {
+            throw new IllegalArgumentException("queue pair " + q + " of " + name() + ", which runs " + pairs.length +
+                " (VirtioNetConfig.queuePairs)");
+        }
+        return pairs[q];
     }
 
     /** The function's IOMMU (VFIO container or emulated IOMMU) and the allocator the driver's own memory came from. */
@@ -423,68 +449,39 @@ public final class VirtioNetDriver implements NicDevice
         return iovaSpace;
     }
 
+    /** Queue pair 0's counters (with the device's interrupts). */
     @Override
     public NicStats stats()
     {
+        final NicStats stats = pairs[0].stats();
         stats.interrupts = function.interrupts(); // the interrupt path counts, not the rx/tx loop
         return stats;
     }
 
     @Override
+    public NicStats stats(final int q)
+    {
+        return 0 == q ? stats() : pair(q).stats();
+    }
+
+    @Override
     public int rxBatch(final int[] ids, final int max)
     {
-        if (failed || closed)
+        return rxBatch(0, ids, max);
+    }
+
+    /** {@inheritDoc} Refills the pair's rx ring from the pair's pool. */
+    @Override
+    public int rxBatch(final int q, final int[] ids, final int max)
+    {
+        final VirtioQueuePair pair = usable(q);
+        if (null == pair)
         {
             return 0;
         }
-        final int taken = rxQueue.pollUsed(ids, 0, scratchLengths, Math.min(Math.min(max, ids.length),
-            scratchLengths.length));
-        int count = 0;
-        long bytes = 0;
-        for (int i = 0; i < taken; i++)
-        {
-            final int id = ids[i];
-            final int frameLength = scratchLengths[i] - HEADER_LENGTH;
-            if (frameLength < ETHERNET_HEADER_LENGTH || frameLength > pool.dataCapacity())
-            {
-                // A used length that cannot be a frame: drop and count, never hand it out, §2.6.8.2.
-                pool.free(id);
-                stats.rxDropped++;
-                continue;
-            }
-            pool.length(id, frameLength);
-            ids[count++] = id;
-            bytes += frameLength;
-        }
-        stats.rxPackets += count;
-        stats.rxBytes += bytes;
-        refillRx(true);
-        checkQueues();
+        final int count = pair.rxBatch(ids, max);
+        checkQueues(q);
         return count;
-    }
-
-    /** Tops the rx ring up from the pool with one publish and at most one notify. */
-    private void refillRx(final boolean notify)
-    {
-        final int wanted = rxQueue.freeSlots();
-        if (0 == wanted)
-        {
-            return;
-        }
-        final int got = pool.allocBatch(scratchIds, 0, wanted);
-        for (int i = 0; i < got; i++)
-        {
-            final int id = scratchIds[i];
-            rxQueue.add(pool.dataIova(id) - HEADER_LENGTH, rxBufferLength, true, id);
-        }
-        if (notify)
-        {
-            rxQueue.publishAndKick();
-        }
-        else
-        {
-            rxQueue.publish();
-        }
     }
 
     /**
@@ -497,58 +494,25 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int txBatch(final int[] ids, final int count)
     {
-        if (failed || closed)
+        return txBatch(0, ids, count);
+    }
+
+    /**
+     * {@inheritDoc} As {@link #txBatch(int[], int)}, on queue pair {@code q} with buffers of {@link #pool(int)}.
+     *
+     * @throws IllegalArgumentException if an id is not a buffer of the pair's pool or not a frame's length
+     */
+    @Override
+    public int txBatch(final int q, final int[] ids, final int count)
+    {
+        final VirtioQueuePair pair = usable(q);
+        if (null == pair)
         {
             return 0;
         }
-        reclaimTransmitted();
-        checkTxBatch(ids, count);
-        int accepted = 0;
-        long bytes = 0;
-        for (; accepted < count; accepted++)
-        {
-            final int id = ids[accepted];
-            final int length = pool.length(id);
-            final int header = pool.dataOffset(id) - HEADER_LENGTH;
-            final int segments = gathers.count(id);
-            if (1 + segments > txQueue.freeSlots())
-            {
-                break;
-            }
-            // No offloads negotiated: an all-zero header (flags 0, GSO_NONE), §5.1.6.2.
-            poolBuffer.putLong(header, 0L);
-            poolBuffer.putInt(header + 8, 0);
-            if (0 == segments)
-            {
-                txQueue.add(pool.dataIova(id) - HEADER_LENGTH, HEADER_LENGTH + length, false, id);
-                bytes += length;
-            }
-            else
-            {
-                bytes += length + postChain(id, length, segments);
-            }
-        }
-        txQueue.publishAndKick();
-        stats.txPackets += accepted;
-        stats.txBytes += bytes;
-        stats.txRingFull += count - accepted;
+        final int accepted = pair.txBatch(ids, count);
+        checkQueues(q);
         return accepted;
-    }
-
-    /** Adds frame {@code id} as a chain: header and head from the pool buffer, then its gather segments. */
-    private int postChain(final int id, final int headLength, final int segments)
-    {
-        chainAddrs[0] = pool.dataIova(id) - HEADER_LENGTH;
-        chainLengths[0] = HEADER_LENGTH + headLength;
-        int gathered = 0;
-        for (int k = 0; k < segments; k++)
-        {
-            chainAddrs[1 + k] = gathers.iova(id, k);
-            chainLengths[1 + k] = gathers.length(id, k);
-            gathered += chainLengths[1 + k];
-        }
-        txQueue.addChain(chainAddrs, chainLengths, 0, 1 + segments, id);
-        return gathered;
     }
 
     /**
@@ -561,7 +525,7 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public boolean txGather(final int id, final long iova, final int length)
     {
-        return gathers.attach(id, iova, length);
+        return pairs[0].gathers().attach(id, iova, length);
     }
 
     @Override
@@ -573,19 +537,19 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int txGatherLength(final int id)
     {
-        return gathers.totalLength(id);
+        return pairs[0].gathers().totalLength(id);
     }
 
     @Override
     public void txGatherCancel(final int id)
     {
-        gathers.release(id);
+        pairs[0].gathers().release(id);
     }
 
     @Override
     public long txGatherSequence()
     {
-        return gathers.sequence();
+        return pairs[0].gathers().sequence();
     }
 
     /**
@@ -599,7 +563,7 @@ public final class VirtioNetDriver implements NicDevice
         {
             reclaimTx();
         }
-        return gathers.oldest();
+        return pairs[0].gathers().oldest();
     }
 
     // ---------------------------------------------------------------- receive filter (controlq, control path)
@@ -608,7 +572,7 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int rxFilterCapacity()
     {
-        return null != rxFilter ? VirtioRxFilter.MAX_MULTICAST : NO_RX_FILTER;
+        return controlPath.rxFilterCapacity();
     }
 
     /**
@@ -621,12 +585,7 @@ public final class VirtioNetDriver implements NicDevice
     public boolean rxFilter(
         final boolean promiscuous, final boolean allMulticast, final long[] multicastMacs, final int count)
     {
-        if (null == rxFilter || closed)
-        {
-            return false;
-        }
-        rxFilter.request(promiscuous, allMulticast, multicastMacs, count);
-        return true;
+        return !closed && controlPath.rxFilter(promiscuous, allMulticast, multicastMacs, count);
     }
 
     /**
@@ -637,42 +596,13 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public RxFilterStatus rxFilterStatus()
     {
-        if (null == rxFilter)
-        {
-            return RxFilterStatus.UNSUPPORTED;
-        }
-        if (!closed)
-        {
-            rxFilter.poll();
-        }
-        return rxFilter.status();
+        return controlPath.rxFilterStatus(closed);
     }
 
     @Override
     public String rxFilterError()
     {
-        return null == rxFilter ? null : rxFilter.error();
-    }
-
-    private void checkTxBatch(final int[] ids, final int count)
-    {
-        for (int i = 0; i < count; i++)
-        {
-            final int id = ids[i];
-            if (id < 0 || id >= pool.capacity())
-            {
-                throw new IllegalArgumentException("txBatch: ids[" + i + "]=" + id + " is not a buffer of " +
-                    name() + "'s pool (capacity " + pool.capacity() + ")");
-            }
-            final int length = pool.length(id);
-            final int total = length + (0 == gathers.count(id) ? 0 : gathers.totalLength(id));
-            if (length < ETHERNET_HEADER_LENGTH || total > maxFrameLength)
-            {
-                throw new IllegalArgumentException("txBatch: buffer " + id + " has length " + total +
-                    " (head " + length + "), a frame must be " + ETHERNET_HEADER_LENGTH + ".." + maxFrameLength +
-                    " bytes (MTU " + mtu + ") with its head of at least " + ETHERNET_HEADER_LENGTH);
-            }
-        }
+        return controlPath.rxFilterError();
     }
 
     /**
@@ -682,28 +612,105 @@ public final class VirtioNetDriver implements NicDevice
     @Override
     public int reclaimTx()
     {
-        if (failed || closed || 0 == txQueue.inFlight())
+        return reclaimTx(0);
+    }
+
+    @Override
+    public int reclaimTx(final int q)
+    {
+        final VirtioQueuePair pair = usable(q);
+        if (null == pair)
         {
             return 0;
         }
-        return reclaimTransmitted();
+        final int done = pair.reclaimTx();
+        if (0 != done)
+        {
+            checkQueues(q);
+        }
+        return done;
     }
 
-    /** Frees transmitted buffers back to the pool. */
-    private int reclaimTransmitted()
+    // ---------------------------------------------------------------- multiqueue steering (controlq, control path)
+
+    /** {@inheritDoc} rss_max_indirection_table_length (at most 128), 0 without F_RSS. */
+    @Override
+    public int rssTableCapacity()
     {
-        final int done = txQueue.pollUsed(scratchIds, 0, null, scratchIds.length);
-        gathers.release(scratchIds, done); // a chain is used as a whole (§2.6.8): its segments are free too
-        pool.freeBatch(scratchIds, 0, done);
-        checkQueues();
-        return done;
+        return controlPath.rssTableCapacity();
+    }
+
+    /** {@inheritDoc} rss_max_key_size (at most 40), 0 without F_RSS. */
+    @Override
+    public int rssKeyCapacity()
+    {
+        return controlPath.rssKeyCapacity();
+    }
+
+    /** {@inheritDoc} Sent as VIRTIO_NET_CTRL_MQ_RSS_CONFIG ({@link VirtioSteering}); sent again after reset. */
+    @Override
+    public boolean rss(final byte[] key, final int keyLength, final int[] table, final int tableLength)
+    {
+        return !closed && controlPath.rss(key, keyLength, table, tableLength);
+    }
+
+    @Override
+    public int rssTable(final int[] into)
+    {
+        return controlPath.rssTable(into);
+    }
+
+    @Override
+    public int rssKey(final byte[] into)
+    {
+        return controlPath.rssKey(into);
+    }
+
+    /** {@inheritDoc} Covers VQ_PAIRS_SET too: APPLIED once the device has taken the pairs (and RSS_CONFIG). */
+    @Override
+    public RxFilterStatus rssStatus()
+    {
+        return controlPath.rssStatus(closed);
+    }
+
+    @Override
+    public String rssError()
+    {
+        return controlPath.rssError();
+    }
+
+    /**
+     * Pair {@code q} if its data path may run: not after a device error or close, nor on a broken ring of a pair
+     * above 0 (pair 0's owner fails the device for it in {@link #linkUp()}).
+     */
+    private VirtioQueuePair usable(final int q)
+    {
+        final VirtioQueuePair pair = pair(q);
+        return failed || closed || (0 != q && pair.broken()) ? null : pair;
+    }
+
+    /** On pair 0's owner (the control path's thread): a broken ring of any pair fails the device. */
+    private void checkQueues(final int q)
+    {
+        if (0 == q)
+        {
+            checkQueues();
+        }
     }
 
     private void checkQueues()
     {
-        if (!failed && (rxQueue.broken() || txQueue.broken()))
+        if (failed)
         {
-            markFailed();
+            return;
+        }
+        for (final VirtioQueuePair pair : pairs)
+        {
+            if (pair.broken())
+            {
+                markFailed();
+                return;
+            }
         }
     }
 
@@ -711,10 +718,7 @@ public final class VirtioNetDriver implements NicDevice
     {
         failed = true;
         deviceErrors++;
-        if (null != rxFilter)
-        {
-            rxFilter.deviceLost();
-        }
+        controlPath.deviceLost();
     }
 
     /**
@@ -733,13 +737,11 @@ public final class VirtioNetDriver implements NicDevice
         {
             transport.reset(config.nanoClock(), config.resetTimeoutNs());
             // The device has let go of the rings: their buffers are ours again.
-            returnRingBuffers(rxQueue);
-            returnRingBuffers(txQueue);
-            if (null != control)
+            for (final VirtioQueuePair pair : pairs)
             {
-                rxFilter.deviceLost();
-                control.reset();
+                pair.returnRingBuffers();
             }
+            controlPath.reset();
             start(false);
         }
         catch (final RuntimeException ex)
@@ -748,14 +750,6 @@ public final class VirtioNetDriver implements NicDevice
             failed = true;
             throw ex;
         }
-    }
-
-    private void returnRingBuffers(final SplitVirtqueue queue)
-    {
-        final int count = queue.drainInFlight(scratchIds);
-        gathers.release(scratchIds, count); // rx buffers have none: harmless
-        pool.freeBatch(scratchIds, 0, count);
-        queue.reset();
     }
 
     /** Sets FAILED (best effort): the driver gave up on the device, §3.1.1. */
@@ -796,27 +790,27 @@ public final class VirtioNetDriver implements NicDevice
 
     private void releaseMemory()
     {
-        if (null != poolRegion)
+        if (null != pairs)
         {
-            poolRegion.close();
-            poolRegion = null;
+            for (int p = 0; p < pairs.length; p++)
+            {
+                if (null != pairs[p])
+                {
+                    pairs[p].close();
+                    pairs[p] = null;
+                }
+            }
         }
-        if (null != ringRegion)
-        {
-            ringRegion.close();
-            ringRegion = null;
-        }
-        if (null != control)
-        {
-            control.close();
-        }
+        controlPath.close();
     }
 
     @Override
     public String toString()
     {
         return "VirtioNetDriver{" + name() + " mac=" + String.format("%012x", macAddress) + " mtu=" + mtu +
-            " queues=" + (null == rxQueue ? 0 : rxQueue.size()) + "/" + (null == txQueue ? 0 : txQueue.size()) +
-            " features=0x" + Long.toHexString(features) + " " + stats + "}";
+            " pairs=" + (null == pairs ? 0 : pairs.length) +
+            " queues=" + (null == pairs || null == pairs[0] ? "0/0" : rxQueueSize() + "/" + txQueueSize()) +
+            " features=0x" + Long.toHexString(features) + " " + (null == pairs || null == pairs[0] ? "" :
+            pairs[0].stats()) + "}";
     }
 }

@@ -11,12 +11,15 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * What {@link VirtioNetDriver} agrees with a virtio-net device (virtio 1.1 §3.1.1 steps 4..6) and reads from its
  * configuration (§5.1.4): VERSION_1 and ACCESS_PLATFORM (required); MAC, MTU and STATUS when offered; CTRL_VQ with
  * CTRL_RX when both are offered and the device has a third queue for controlq (§5.1.2), for the receive filter;
- * nothing else. Setup-time code, on the driver's thread.
+ * with {@link VirtioNetConfig#queuePairs()} above 1 also MQ (required then) and RSS when offered; nothing else.
+ * With N = 1 pair (the default) neither MQ nor RSS is asked for, so controlq stays queue 2. Setup-time code, on
+ * the driver's thread.
  */
 final class VirtioNetFeatures
 {
     private static final int MAX_CONFIG_READ_ATTEMPTS = 100;
     private static final long CONTROL = featureMask(F_CTRL_VQ) | featureMask(F_CTRL_RX);
+    private static final long MULTIQUEUE = featureMask(F_MQ) | featureMask(F_RSS);
 
     private final VirtioPciTransport transport;
     private final VirtioNetConfig config;
@@ -64,6 +67,10 @@ final class VirtioNetFeatures
         {
             wanted |= CONTROL;
         }
+        if (config.queuePairs() > 1)
+        {
+            wanted |= checkMultiqueue(offered);
+        }
         final long accepted = offered & wanted;
         if (0 != (accepted & featureMask(F_MTU)))
         {
@@ -83,6 +90,60 @@ final class VirtioNetFeatures
                 ". The device requires a feature this driver does not implement");
         }
         return accepted;
+    }
+
+    /**
+     * With more than one queue pair wanted: the device must offer MQ with CTRL_VQ and enough pairs (§5.1.4:
+     * max_virtqueue_pairs is valid once F_MQ or F_RSS is offered), and queues 0..2N for them and controlq.
+     *
+     * @return MQ, and RSS if offered
+     */
+    private long checkMultiqueue(final long offered)
+    {
+        final int wanted = config.queuePairs();
+        if (0 == (offered & featureMask(F_MQ)) || CONTROL != (offered & CONTROL))
+        {
+            throw new IllegalStateException("virtio device " + name + " does not offer VIRTIO_NET_F_MQ with " +
+                "CTRL_VQ and CTRL_RX (offered 0x" + Long.toHexString(offered) + ") but VirtioNetConfig.queuePairs " +
+                "is " + wanted + ": set queuePairs(1), or give the device queues (QEMU: -netdev ...,queues=" +
+                wanted + " -device virtio-net-pci,mq=on,vectors=" + (2 * wanted + 2) + "; emulated: " +
+                "Context.maxQueuePairs(" + wanted + "))");
+        }
+        final int max = readMaxQueuePairs();
+        if (max < wanted)
+        {
+            throw new IllegalStateException("virtio device " + name + " has max_virtqueue_pairs " + max +
+                ", fewer than VirtioNetConfig.queuePairs " + wanted + ": ask for at most " + max +
+                " pairs, or give the device more (QEMU: queues=" + wanted + "; emulated: Context.maxQueuePairs)");
+        }
+        if (transport.numQueues() <= ctrlQueue(max))
+        {
+            throw new IllegalStateException("virtio device " + name + " has " + transport.numQueues() +
+                " virtqueues, fewer than the " + (ctrlQueue(max) + 1) + " of max_virtqueue_pairs " + max +
+                " pairs and controlq (§5.1.2)");
+        }
+        return offered & MULTIQUEUE;
+    }
+
+    int readMaxQueuePairs()
+    {
+        return transport.deviceConfig16(CONFIG_MAX_VIRTQUEUE_PAIRS);
+    }
+
+    int readRssMaxKeySize()
+    {
+        return transport.deviceConfig8(CONFIG_RSS_MAX_KEY_SIZE);
+    }
+
+    int readRssMaxTableLength()
+    {
+        return transport.deviceConfig16(CONFIG_RSS_MAX_INDIRECTION_TABLE_LENGTH);
+    }
+
+    int readSupportedHashTypes()
+    {
+        return transport.deviceConfig16(CONFIG_SUPPORTED_HASH_TYPES) |
+            transport.deviceConfig16(CONFIG_SUPPORTED_HASH_TYPES + 2) << 16;
     }
 
     private void checkMtuFits(final int deviceMtu)

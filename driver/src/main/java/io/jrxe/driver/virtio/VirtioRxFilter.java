@@ -25,8 +25,10 @@ import static io.jrxe.driver.virtio.VirtioNetCtrl.*;
  * The unicast table holds the driver's MAC when it is not the device's (VIRTIO_NET_F_MAC not negotiated: the
  * driver made one up), so frames to it still pass (§5.1.6.5.2.1: the device takes its own MAC and the table's).
  * After a device reset the device is promiscuous again (QEMU's reset state); the driver calls
- * {@link #deviceReady()} and the last request is sent again. Control path, on the driver's thread; nothing here
- * allocates except the message of a failure.
+ * {@link #deviceReady()} and the last request is sent again.
+ * controlq may be shared with {@link VirtioSteering}: a command of class MQ in flight is its, and a request waits
+ * for the queue to be free. Control path, on the driver's thread; nothing here allocates except the message of a
+ * failure.
  */
 final class VirtioRxFilter
 {
@@ -167,9 +169,23 @@ final class VirtioRxFilter
      */
     boolean poll()
     {
-        if (!live || !queue.busy())
+        if (!live)
         {
             return false;
+        }
+        if (!queue.busy())
+        {
+            if (restart)
+            {
+                restart = false; // a request that waited for another user's command (VirtioSteering) to end
+                start();
+                return true;
+            }
+            return false;
+        }
+        if (CLASS_MQ == queue.commandClass())
+        {
+            return false; // VirtioSteering's command: it takes the answer
         }
         final int answer = queue.poll();
         if (ControlVirtqueue.NO_ANSWER == answer)
@@ -231,7 +247,14 @@ final class VirtioRxFilter
         {
             status = RxFilterStatus.PENDING;
             error = null;
-            start();
+            if (queue.busy())
+            {
+                restart = true; // controlq carries VirtioSteering's command: this request follows it
+            }
+            else
+            {
+                start();
+            }
         }
     }
 

@@ -31,15 +31,27 @@ final class RingDriver implements AutoCloseable
     final DirectDmaRegion memory;
     final UnsafeBuffer buffer;
     private final int queueArea;
-    private final int[] availIdx = new int[QUEUES];
+    /** Queues of the device: 3 (one pair and controlq), or 2 * max_virtqueue_pairs + 1; controlq is the last. */
+    final int queues;
+    final int ctrl;
+    private final int[] availIdx;
 
     RingDriver(final EmulatedVirtioNet device, final int size)
     {
+        this(device, size, QUEUES);
+    }
+
+    /** For a multiqueue device of {@code queues} virtqueues (controlq last). */
+    RingDriver(final EmulatedVirtioNet device, final int size, final int queues)
+    {
+        this.queues = queues;
+        this.ctrl = queues - 1;
+        this.availIdx = new int[queues];
         this.device = device;
         this.bar = device.bar(4);
         this.size = size;
         this.queueArea = align(align(16 * size + 6 + 2 * size, 4) + 6 + 8 * size, 4096);
-        this.memory = new DirectDmaRegion((long)QUEUES * queueArea + (long)QUEUES * size * SLOT, device.dma());
+        this.memory = new DirectDmaRegion((long)queues * queueArea + (long)queues * size * SLOT, device.dma());
         this.buffer = memory.buffer();
     }
 
@@ -64,8 +76,8 @@ final class RingDriver implements AutoCloseable
         {
             throw new IllegalStateException("FEATURES_OK refused");
         }
-        final int queues = 0 != (features & 1L << F_CTRL_VQ) ? QUEUES : 2;
-        for (int q = 0; q < queues; q++)
+        final int setUp = 0 != (features & 1L << F_CTRL_VQ) ? queues : 2;
+        for (int q = 0; q < setUp; q++)
         {
             setupQueue(q);
         }
@@ -126,7 +138,7 @@ final class RingDriver implements AutoCloseable
     /** Offset in {@link #buffer} of the 2 KiB buffer slot {@code i} of queue {@code q}. */
     int slotOffset(final int q, final int i)
     {
-        return QUEUES * queueArea + (q * size + i) * SLOT;
+        return queues * queueArea + (q * size + i) * SLOT;
     }
 
     long slotAddress(final int q, final int i)
@@ -201,19 +213,19 @@ final class RingDriver implements AutoCloseable
      */
     void sendCtrl(final int i, final byte... readable)
     {
-        final int at = slotOffset(CTRL_QUEUE, i);
+        final int at = slotOffset(ctrl, i);
         buffer.putBytes(at, readable);
         buffer.putByte(at + ACK_AT, (byte)0xff);
-        putDesc(CTRL_QUEUE, 2 * i, slotAddress(CTRL_QUEUE, i), readable.length, DESC_F_NEXT, 2 * i + 1);
-        putDesc(CTRL_QUEUE, 2 * i + 1, slotAddress(CTRL_QUEUE, i) + ACK_AT, 1, DESC_F_WRITE, 0);
-        pushAvail(CTRL_QUEUE, 2 * i);
-        notifyQueue(CTRL_QUEUE);
+        putDesc(ctrl, 2 * i, slotAddress(ctrl, i), readable.length, DESC_F_NEXT, 2 * i + 1);
+        putDesc(ctrl, 2 * i + 1, slotAddress(ctrl, i) + ACK_AT, 1, DESC_F_WRITE, 0);
+        pushAvail(ctrl, 2 * i);
+        notifyQueue(ctrl);
     }
 
     /** The ack byte of control slot {@code i} (0xff: not written). */
     int ctrlAck(final int i)
     {
-        return buffer.getByte(slotOffset(CTRL_QUEUE, i) + ACK_AT) & 0xff;
+        return buffer.getByte(slotOffset(ctrl, i) + ACK_AT) & 0xff;
     }
 
     @Override
