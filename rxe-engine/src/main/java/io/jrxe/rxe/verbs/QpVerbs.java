@@ -159,7 +159,8 @@ final class QpVerbs
      */
     QueuePair close(final XrcQpHandle handle)
     {
-        if (null == handle || handle.isClosed() || !handle.qp().openHandles().contains(handle))
+        if (null == handle || handle.isClosed() || qps.get(handle.qpn()) != handle.qp() ||
+            !handle.qp().openHandles().contains(handle))
         {
             throw new VerbsException(Errno.EINVAL, "XRC QP handle is null, closed or from another device");
         }
