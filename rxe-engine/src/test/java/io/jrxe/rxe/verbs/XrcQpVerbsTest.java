@@ -121,10 +121,10 @@ class XrcQpVerbsTest
         assertFalse(tgt.isDestroyed(), "closing an opened handle leaves the creator's QP");
         assertEquals(Errno.EINVAL, errno(() -> f.device.closeQp(handle)), "closed twice");
         assertEquals(Errno.EINVAL, errno(() -> f.device.closeQp(null)));
-        final XrcQpHandle open = f.device.openQp(xrcd, open(tgt.qpn()));
-        final RxeDevice other = new VerbsFixture().device;
-        assertEquals(Errno.EINVAL, errno(() -> other.closeQp(open)), "a handle of another device");
-        assertFalse(open.isClosed());
+        final XrcQpHandle opened = f.device.openQp(xrcd, open(tgt.qpn()));
+        final RxeDevice otherDevice = new VerbsFixture().device;
+        assertEquals(Errno.EINVAL, errno(() -> otherDevice.closeQp(opened)), "a handle of another device");
+        assertFalse(opened.isClosed());
     }
 
     @Test
