@@ -24,6 +24,7 @@ import io.jrxe.rxe.verbs.XrcDomain;
 import io.jrxe.rxe.verbs.XrcQpHandle;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -280,6 +281,26 @@ class XrcTransportTest extends EngineTestBase
         assertTrue(qps[1].isDestroyed());
         assertEquals(2, xrcd.useCount(), "only the SRQs hold the domain now");
         pair.progress();
+    }
+
+    @Test
+    void shouldRefuseASendWhoseLaterPacketNamesAnotherSrq()
+    {
+        final QueuePair[] qps = connected(90); // the target expects PSN 90 from its initiator
+        final EnginePair.Region dst = pair.b.register(4096, ALL);
+        postSrq(srq1, 1, dst, 0, 4096);
+        final int xrc = Opcode.QP_XRC << 5;
+        // SEND FIRST into SRQ 1 takes its receive; the SEND LAST that follows names SRQ 2
+        pair.wire.b().deliver(ReplayAndFuzzTest.forge(qps[1].qpn(), xrc | Opcode.SEND_FIRST, 90,
+            (buf, at) -> buf.putInt(at, srq1.srqn(), ByteOrder.BIG_ENDIAN), 4, 1024));
+        pair.wire.b().deliver(ReplayAndFuzzTest.forge(qps[1].qpn(), xrc | Opcode.SEND_LAST, 91,
+            (buf, at) -> buf.putInt(at, srq2.srqn(), ByteOrder.BIG_ENDIAN), 4, 100));
+        pair.runIdle(MS, 5);
+        assertEquals(1, pair.b.engine.counters().get(RxeCounter.XRC_BAD_SRQN), "a message keeps its SRQ");
+        assertEquals(QpState.ERR, qps[1].state());
+        assertEquals(1, poll(cq1, wcs1).size(), "the receive the SEND took completes in error");
+        assertEquals(WcStatus.REM_INV_REQ_ERR.code(), wcs1.get(0).status());
+        assertEquals(0, poll(cq2, wcs2).size());
     }
 
     @Test
