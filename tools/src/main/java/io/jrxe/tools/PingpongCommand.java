@@ -132,6 +132,11 @@ final class PingpongCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--timeout must be at least 1 second, got " + timeoutSeconds);
         }
+        if (xsrq && validate)
+        {
+            throw new IllegalArgumentException("--validate is ibv_rc_pingpong's -c; ibv_xsrq_pingpong (--xsrq) " +
+                "checks no data: leave one of them out");
+        }
         if (clients < 1 || (!xsrq && 1 != clients) || (null != host && 1 != clients))
         {
             throw new IllegalArgumentException("--clients is for an --xsrq server (1 or more), got " + clients +

@@ -60,6 +60,26 @@ class PeerCommandArgsTest
     }
 
     @Test
+    void pingpongRefusesOptionsXsrqDoesNotHave()
+    {
+        final PingpongCommand validating = new PingpongCommand();
+        validating.xsrq = true;
+        validating.validate = true;
+        assertTrue(assertThrows(IllegalArgumentException.class, validating::checkOptions).getMessage()
+            .contains("--validate is ibv_rc_pingpong's -c"));
+        final PingpongCommand clients = new PingpongCommand();
+        clients.clients = 3;
+        assertTrue(assertThrows(IllegalArgumentException.class, clients::checkOptions).getMessage()
+            .contains("--clients is for an --xsrq server"), "without --xsrq");
+        clients.xsrq = true;
+        clients.host = "server";
+        assertTrue(assertThrows(IllegalArgumentException.class, clients::checkOptions).getMessage()
+            .contains("on a client"));
+        clients.host = null;
+        clients.checkOptions(); // an --xsrq server of three clients is fine
+    }
+
+    @Test
     void commandsWithoutAVfioNicSayWhatIsMissing()
     {
         final CapturedRun pingpong = CapturedRun.of("pingpong", "-n", "5");
