@@ -141,7 +141,7 @@ final class QpVerbs
     XrcQpHandle open(final XrcDomain xrcd, final int qpn, final AsyncEventHandler handler)
     {
         final QueuePair qp = qps.get(qpn);
-        if (null == qp || QpType.XRC_TGT != qp.type() || qp.xrcd() != xrcd || qp.isDestroyed())
+        if (null == qp || QpType.XRC_TGT != qp.type() || qp.xrcd() != xrcd) // qps holds live QPs only
         {
             throw new VerbsException(Errno.EINVAL, "XRCD " + xrcd.handle() + " has no XRC target QP " + qpn +
                 (null == qp ? "" : " (QP " + qpn + " is " + qp.type() +

@@ -160,14 +160,27 @@ public record PeerQpSettings(
         final byte[] dgid,
         final int sgidIndex)
     {
-        if (Gid.TYPE_ZERO == Gid.type(dgid))
-        {
-            final String option = "ibv_rc_pingpong".equals(tool) ? " with -g <gid index>" : " with -x <gid index>";
-            throw new IllegalArgumentException("the " + tool + " peer sent an all-zero GID; RoCE needs a GID: run " +
-                tool + option);
-        }
+        requirePeerGid(dgid, tool, "ibv_rc_pingpong".equals(tool) ? "-g" : "-x");
         return connector(pathMtu, sgidIndex).fillRtr(attr, QpType.RC, GidTable.bytesToLong(dgid, 0),
             GidTable.bytesToLong(dgid, 8), destQpn, rqPsn & Psn.MASK);
+    }
+
+    /**
+     * RoCE carries the GID as the IP address, so a peer tool that sent none (it ran without its GID option) cannot be
+     * reached.
+     *
+     * @param dgid   the peer's GID, 16 bytes.
+     * @param tool   the peer tool, for the message.
+     * @param option the tool's GID index option ("-g", "-x").
+     * @throws IllegalArgumentException if the GID is all zero, saying how to run the tool
+     */
+    public static void requirePeerGid(final byte[] dgid, final String tool, final String option)
+    {
+        if (Gid.TYPE_ZERO == Gid.type(dgid))
+        {
+            throw new IllegalArgumentException("the " + tool + " peer sent an all-zero GID; RoCE needs a GID: run " +
+                tool + " with " + option + " <gid index>");
+        }
     }
 
     /**

@@ -24,6 +24,7 @@ import io.jrxe.rxe.verbs.WcStatus;
 import io.jrxe.rxe.verbs.WorkCompletion;
 import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.rxe.verbs.XrcDomain;
+import io.jrxe.ulp.oob.PeerQpSettings;
 import io.jrxe.ulp.oob.XsrqDest;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.IdleStrategy;
@@ -179,11 +180,7 @@ public final class XsrqPingpong implements AutoCloseable
     public void connect(final int index, final XsrqDest remote, final Mtu mtu, final int gidIndex, final int psn)
     {
         final byte[] gid = remote.gid();
-        if (Gid.TYPE_ZERO == Gid.type(gid))
-        {
-            throw new IllegalArgumentException("the ibv_xsrq_pingpong peer sent an all-zero GID; RoCE needs a GID: " +
-                "run ibv_xsrq_pingpong with -g <gid index>");
-        }
+        PeerQpSettings.requirePeerGid(gid, "ibv_xsrq_pingpong", "-g");
         final long hi = GidTable.bytesToLong(gid, 0);
         final long lo = GidTable.bytesToLong(gid, 8);
         final QpConnector connector = connector(0, mtu, gidIndex);

@@ -97,6 +97,11 @@ class PeerQpSettingsTest
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> PeerQpSettings.rcPingpong().fillRtr(new QpAttr(), Mtu.MTU_1024, 1, 1, new byte[16], 0));
         assertTrue(ex.getMessage().contains("-g <gid index>"), ex.getMessage());
+        final IllegalArgumentException xsrq = assertThrows(IllegalArgumentException.class,
+            () -> PeerQpSettings.requirePeerGid(new byte[16], "ibv_xsrq_pingpong", "-g"));
+        assertEquals("the ibv_xsrq_pingpong peer sent an all-zero GID; RoCE needs a GID: run ibv_xsrq_pingpong " +
+            "with -g <gid index>", xsrq.getMessage());
+        PeerQpSettings.requirePeerGid(Gid.fromIpv4(0x0a000001), "ibv_xsrq_pingpong", "-g");
     }
 
     @Test
