@@ -61,9 +61,11 @@ public final class MulticastGroups
      *
      * @return false if the table is full (nothing changed)
      * @throws IllegalArgumentException if {@code group} is not in 224.0.0.0/4
+     * @throws IllegalStateException    on a lane ({@link NetStack#lane(int)})
      */
     public boolean join4(final int group)
     {
+        requirePrimary();
         if (!Ipv4.isMulticast(group))
         {
             throw new IllegalArgumentException("not an IPv4 multicast group: " + Ipv4.format(group));
@@ -100,9 +102,11 @@ public final class MulticastGroups
      *
      * @return false if the table is full (nothing changed)
      * @throws IllegalArgumentException if the address is not in ff00::/8
+     * @throws IllegalStateException    on a lane ({@link NetStack#lane(int)})
      */
     public boolean join6(final long groupHi, final long groupLo)
     {
+        requirePrimary();
         if (!Ipv6.isMulticast(groupHi))
         {
             throw new IllegalArgumentException("not an IPv6 multicast group: " + Ipv6.format(groupHi, groupLo));
@@ -279,6 +283,19 @@ public final class MulticastGroups
     private static boolean isV4(final long groupHi, final long groupLo)
     {
         return 0 == groupHi && V4_MAPPED == (groupLo & 0xFFFF_FFFF_0000_0000L);
+    }
+
+    /**
+     * Only the primary stack joins: it owns the NIC's receive filter (the control queue is pair 0's) and the
+     * IGMP/MLD queries that RSS steers to pair 0.
+     */
+    private void requirePrimary()
+    {
+        if (0 != stack.queuePair())
+        {
+            throw new IllegalStateException("multicast groups are joined on the primary stack (queue pair 0), not " +
+                "on the lane of queue pair " + stack.queuePair());
+        }
     }
 
     /** The MAC list changed: rebuild it and send the NIC's filter again. */

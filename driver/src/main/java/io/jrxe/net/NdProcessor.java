@@ -121,7 +121,12 @@ final class NdProcessor implements NeighborTable.Solicitor
         if (NeighborTable.NO_MAC != tlla && !Ethernet.isMulticast(tlla))
         {
             // no entry: silently ignore; without the O flag an NA does not replace a known different MAC
-            table.learn(targetHi, targetLo, tlla, stack.nowNs(), false, 0 != (flags & Nd.FLAG_OVERRIDE));
+            final boolean override = 0 != (flags & Nd.FLAG_OVERRIDE);
+            if (!table.learn(targetHi, targetLo, tlla, stack.nowNs(), false, override) &&
+                0 != (flags & Nd.FLAG_SOLICITED))
+            {
+                table.offerUnheld(targetHi, targetLo, tlla, override); // a lane's solicitation, answered on pair 0
+            }
         }
         return false;
     }

@@ -39,6 +39,19 @@ final class NeighborTable
         void tableFull(long hi, long lo);
     }
 
+    /**
+     * Hears of every MAC the table comes to hold, to pass it on (the primary stack's relay to its lanes); no
+     * lambdas. Called on the table's thread.
+     */
+    interface Listener
+    {
+        /**
+         * @param relayFlags how a copy of the table should take it: {@link NeighborRelay#STATIC}, or
+         *                   {@link NeighborRelay#CREATE} and {@link NeighborRelay#OVERRIDE}
+         */
+        void learned(long hi, long lo, long mac, int relayFlags);
+    }
+
     private final long[] keyHi;
     private final long[] keyLo;
     private final long[] macs;
@@ -53,6 +66,7 @@ final class NeighborTable
     private final int maxAttempts;
     private final long failedHoldNs;
     private final Solicitor solicitor;
+    private Listener listener;
     private int size;
     /** Entries in INCOMPLETE or FAILED state, the ones with timers. */
     private int timedCount;
@@ -101,6 +115,12 @@ final class NeighborTable
             ctx.resolveMaxAttempts(),
             ctx.resolveFailedHoldNs(),
             solicitor);
+    }
+
+    /** Set-up only: from now on every MAC the table comes to hold is told to {@code listener}. */
+    void listener(final Listener listener)
+    {
+        this.listener = listener;
     }
 
     int size()
@@ -227,11 +247,42 @@ final class NeighborTable
         states[slot] = REACHABLE;
         macs[slot] = mac;
         deadlines[slot] = nowNs + reachableNs;
+        if (null != listener)
+        {
+            listener.learned(hi, lo, mac, NeighborRelay.CREATE | NeighborRelay.OVERRIDE);
+        }
         return true;
     }
 
-    /** A permanent entry; replaces whatever the table held for the key. */
+    /**
+     * A solicited advertisement for a key this table holds no entry for (RFC 4861 §7.2.5 has it ignored): another
+     * table fed by this one (a lane's, whose solicitation it answers) may be resolving the key, so the listener
+     * hears of it as an update for an existing entry only.
+     */
+    void offerUnheld(final long hi, final long lo, final long mac, final boolean override)
+    {
+        if (null != listener && find(hi, lo) < 0)
+        {
+            listener.learned(hi, lo, mac, override ? NeighborRelay.OVERRIDE : 0);
+        }
+    }
+
+    /**
+     * A permanent entry; replaces whatever the table held for the key.
+     *
+     * @throws IllegalStateException if the table is full of static and incomplete entries
+     */
     void addStatic(final long hi, final long lo, final long mac, final long nowNs)
+    {
+        if (!tryAddStatic(hi, lo, mac, nowNs))
+        {
+            throw new IllegalStateException(
+                "neighbor table full of static entries (" + maxEntries + "): raise the cache size");
+        }
+    }
+
+    /** {@link #addStatic}, for the data path: false (counted by the solicitor as table full) instead of a throw. */
+    boolean tryAddStatic(final long hi, final long lo, final long mac, final long nowNs)
     {
         int slot = find(hi, lo);
         if (slot < 0)
@@ -239,8 +290,7 @@ final class NeighborTable
             slot = insert(hi, lo, nowNs);
             if (slot < 0)
             {
-                throw new IllegalStateException(
-                    "neighbor table full of static entries (" + maxEntries + "): raise the cache size");
+                return false;
             }
         }
         else if (INCOMPLETE == states[slot] || FAILED == states[slot])
@@ -249,6 +299,37 @@ final class NeighborTable
         }
         states[slot] = STATIC;
         macs[slot] = mac;
+        if (null != listener)
+        {
+            listener.learned(hi, lo, mac, NeighborRelay.STATIC);
+        }
+        return true;
+    }
+
+    /**
+     * Control path: copies the STATIC and unexpired REACHABLE entries into {@code into} (static stays static,
+     * a reachable one replaces what {@code into} holds).
+     *
+     * @return entries copied
+     */
+    int copyUsableTo(final NeighborTable into, final long nowNs)
+    {
+        int copied = 0;
+        for (int slot = 0; slot <= mask; slot++)
+        {
+            final byte state = states[slot];
+            if (STATIC == state)
+            {
+                into.addStatic(keyHi[slot], keyLo[slot], macs[slot], nowNs);
+                copied++;
+            }
+            else if (REACHABLE == state && nowNs - deadlines[slot] < 0 &&
+                into.learn(keyHi[slot], keyLo[slot], macs[slot], nowNs, true, true))
+            {
+                copied++;
+            }
+        }
+        return copied;
     }
 
     /**

@@ -98,7 +98,12 @@ public enum NetCounter
     /** IGMP messages too short or failing their checksum. */
     BAD_IGMP(66, "bad_igmp"),
     /** MLD Queries (RFC 3810 §5.1, behind a Hop-by-Hop Router Alert) for us: answered with a report per group. */
-    MLD_QUERIES_RCVD(67, "mld_queries_rcvd");
+    MLD_QUERIES_RCVD(67, "mld_queries_rcvd"),
+    /**
+     * Neighbour entries the primary stack could not pass to a lane because the lane's relay ring was full
+     * ({@link NeighborRelay}); the lane resolves the address again. Counted on the primary.
+     */
+    NEIGHBOR_RELAY_FULL(68, "neighbor_relay_full");
 
     private static final NetCounter[] BY_ID;
 

@@ -30,6 +30,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       stack.send(id);                                             // queued; sent at the next flush or poll
  *   }
  * </pre>
+ * <p>
+ * Queue pairs: this stack, the primary, runs on NIC queue pair 0 and owns the NIC's control path (receive filter,
+ * multicast groups). On a multiqueue NIC, {@link #lane(int)} makes a stack per further pair, each for its own
+ * thread; RSS steers UDP flows to the pairs and everything else (ARP, ND, IGMP) to pair 0, so the primary relays
+ * the neighbour entries it learns to the lanes ({@link NeighborRelay}).
  */
 public final class NetStack
 {
@@ -41,6 +46,12 @@ public final class NetStack
     public static final int IP_OFFSET = Ethernet.HEADER_LENGTH;
 
     private final NicDevice device;
+    /** The NIC queue pair this stack polls and sends on: 0 for the primary, 1.. for a lane. */
+    private final int queuePair;
+    /** Primary: the lanes it made; null on a lane. */
+    private final Lanes lanes;
+    /** Lane: the neighbour entries the primary learned, drained each poll; null on the primary. */
+    private final NeighborRelay relay;
     private final PacketPool pool;
     private final UnsafeBuffer buffer;
     private final long mac;
@@ -82,9 +93,16 @@ public final class NetStack
      */
     public NetStack(final NicDevice device, final NetStackContext ctx)
     {
+        this(device, ctx, 0);
+    }
+
+    /** The primary (queue pair 0), or a lane made by {@link Lanes}. */
+    NetStack(final NicDevice device, final NetStackContext ctx, final int queuePair)
+    {
         ctx.conclude();
         this.device = device;
-        this.pool = device.pool();
+        this.queuePair = queuePair;
+        this.pool = device.pool(queuePair);
         this.buffer = pool.buffer();
         this.mac = device.macAddress();
         if (Ethernet.isMulticast(mac) || 0 == mac)
@@ -128,7 +146,7 @@ public final class NetStack
         this.nanoClock = ctx.nanoClock();
         this.nowNs = nanoClock.nanoTime();
         this.epochOffsetNs = ctx.epochClock().time() * 1_000_000L - nowNs;
-        this.pcap = ctx.pcapWriter();
+        this.pcap = 0 == queuePair ? ctx.pcapWriter() : null; // a writer is single threaded: the primary's
         this.errorHandler = ctx.errorHandler();
         this.gratuitousArp = ctx.gratuitousArp();
         this.rxIds = new int[ctx.rxBatchSize()];
@@ -141,6 +159,40 @@ public final class NetStack
         this.ipv6 = new Ipv6Processor(this, ctx, nd);
         this.multicast = new MulticastGroups(this, ctx.maxMulticastGroups());
         this.rxFilter = new ReceiveFilter(this, device, ctx.promiscuous(), joinedMacs, multicast);
+        this.lanes = 0 == queuePair ? new Lanes(this, device, ctx, arp.table(), nd.table()) : null;
+        this.relay = 0 == queuePair ? null : new NeighborRelay(ctx.neighborRelayCapacity(), arp.table(), nd.table());
+    }
+
+    /**
+     * A stack for NIC queue pair {@code queuePair}, to be polled by that pair's own thread: same addresses, MAC,
+     * MTU and {@link NetStackContext} settings, its own pool ({@link #buffer()}, {@link #pool()} are the pair's),
+     * UDP handlers and counters. It resolves next hops itself (requests go out on its pair) and learns the replies,
+     * which RSS steers to pair 0, from this stack through a {@link NeighborRelay}; entries this stack holds now are
+     * copied in. A lane programs no receive filter, sends no gratuitous ARP, joins no multicast groups, takes no
+     * transmit gather ({@link #maxTxGather()} 0) and captures no pcap. Control path: before the threads start.
+     *
+     * @throws IllegalArgumentException if {@code queuePair} is not 1 .. {@link NicDevice#queuePairs()} - 1
+     * @throws IllegalStateException    if this stack is itself a lane, or the pair already has a lane
+     */
+    public NetStack lane(final int queuePair)
+    {
+        if (null == lanes)
+        {
+            throw new IllegalStateException("lanes are made by the primary stack (queue pair 0), not by the lane " +
+                "of queue pair " + this.queuePair);
+        }
+        return lanes.create(queuePair);
+    }
+
+    /** The NIC queue pair this stack runs on: 0 for the primary, the lane's pair for a {@link #lane(int)}. */
+    public int queuePair()
+    {
+        return queuePair;
+    }
+
+    NeighborRelay relay()
+    {
+        return relay;
     }
 
     /**
@@ -152,21 +204,21 @@ public final class NetStack
     public int poll()
     {
         nowNs = nanoClock.nanoTime();
-        int work = 0;
+        int work = null == relay ? 0 : relay.drain(nowNs);
         if (!started)
         {
             started = true;
-            work += rxFilter.program(); // control path, on the thread that owns the NIC: once, not per packet
-            if (gratuitousArp)
+            if (0 == queuePair) // a lane leaves the NIC's control path to the primary
             {
-                work += arp.announce();
+                work += rxFilter.program(); // control path, on the thread that owns the NIC: once, not per packet
+                work += gratuitousArp ? arp.announce() : 0;
             }
         }
         else if (rxFilter.pending())
         {
             work += rxFilter.poll();
         }
-        final int received = device.rxBatch(rxIds, rxIds.length);
+        final int received = device.rxBatch(queuePair, rxIds, rxIds.length);
         for (int i = 0; i < received; i++)
         {
             final int id = rxIds[i];
@@ -180,7 +232,7 @@ public final class NetStack
         work += nd.table().onTimer(nowNs);
         // with frames queued, txBatch reclaims first; without, ask for it: a sender that stopped until its frames
         // are sent (the engine's per-QP in-flight limit) must hear of them even while nothing else is sent
-        work += 0 == txCount ? device.reclaimTx() : flush();
+        work += 0 == txCount ? device.reclaimTx(queuePair) : flush();
         return work;
     }
 
@@ -201,9 +253,9 @@ public final class NetStack
         }
         for (int i = 0; i < count; i++)
         {
-            txLengths[i] = pool.length(txIds[i]) + device.txGatherLength(txIds[i]);
+            txLengths[i] = pool.length(txIds[i]) + (0 == queuePair ? device.txGatherLength(txIds[i]) : 0);
         }
-        final int accepted = device.txBatch(txIds, count);
+        final int accepted = device.txBatch(queuePair, txIds, count);
         for (int i = 0; i < accepted; i++)
         {
             counters[NetCounter.TX_FRAMES.id]++;
@@ -312,7 +364,7 @@ public final class NetStack
     /** The joined groups changed: the NIC's filter follows (at the first poll if the stack has not started). */
     void multicastChanged()
     {
-        if (started)
+        if (started && 0 == queuePair)
         {
             rxFilter.program();
         }
@@ -417,11 +469,11 @@ public final class NetStack
 
     /**
      * Gather segments a frame may carry after its buffer ({@link NicDevice#maxTxGather()}); 0 while frames are
-     * captured to pcap, which records the bytes of the buffer only.
+     * captured to pcap, which records the bytes of the buffer only, and on a lane (the driver's gather is pair 0's).
      */
     public int maxTxGather()
     {
-        return null == pcap ? device.maxTxGather() : 0;
+        return null == pcap && 0 == queuePair ? device.maxTxGather() : 0;
     }
 
     /**
@@ -433,19 +485,19 @@ public final class NetStack
      */
     public boolean gather(final int id, final long iova, final int length)
     {
-        return device.txGather(id, iova, length);
+        return 0 == queuePair && device.txGather(id, iova, length);
     }
 
-    /** {@link NicDevice#txGatherSequence()}. */
+    /** {@link NicDevice#txGatherSequence()}; 0 on a lane, which gathers nothing. */
     public long txGatherSequence()
     {
-        return device.txGatherSequence();
+        return 0 == queuePair ? device.txGatherSequence() : 0;
     }
 
     /** {@link NicDevice#txGatherOldest()}: reclaims, then the oldest gather frame the device may still read. */
     public long txGatherOldest()
     {
-        return device.txGatherOldest();
+        return 0 == queuePair ? device.txGatherOldest() : Long.MAX_VALUE;
     }
 
     /** @return true if the MAC of the next hop towards {@code ip} is known (no resolution is started) */
@@ -617,7 +669,12 @@ public final class NetStack
     @Override
     public String toString()
     {
-        return appendCounters(new StringBuilder("NetStack ").append(device.name()).append('\n'), true).toString();
+        final StringBuilder sb = new StringBuilder("NetStack ").append(device.name());
+        if (0 != queuePair)
+        {
+            sb.append(" lane ").append(queuePair);
+        }
+        return appendCounters(sb.append('\n'), true).toString();
     }
 
     /** The device this stack drives. */
@@ -744,7 +801,10 @@ public final class NetStack
             flush();
             if (txCount == txIds.length)
             {
-                device.txGatherCancel(id);
+                if (0 == queuePair)
+                {
+                    device.txGatherCancel(id);
+                }
                 pool.free(id); // the ring and the queue are full: the sender ignored txRoom()
                 counters[NetCounter.TX_RING_FULL.id]++;
                 return;

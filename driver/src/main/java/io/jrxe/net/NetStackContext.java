@@ -29,6 +29,8 @@ public final class NetStackContext
     public static final long DEFAULT_RESOLVE_FAILED_HOLD_NS = TimeUnit.SECONDS.toNanos(1);
     public static final int DEFAULT_RX_BATCH_SIZE = 32;
     public static final int DEFAULT_TX_BATCH_SIZE = 32;
+    /** Neighbour entries a lane's relay ring holds before the primary drops updates (four full caches). */
+    public static final int DEFAULT_NEIGHBOR_RELAY_CAPACITY = 4 * DEFAULT_NEIGHBOR_CACHE_SIZE;
 
     private int ipv4Address;
     private boolean ipv4AddressSet;
@@ -48,6 +50,7 @@ public final class NetStackContext
     private boolean icmpPortUnreachable;
     private boolean promiscuous;
     private int maxMulticastGroups = DEFAULT_MAX_MULTICAST_GROUPS;
+    private int neighborRelayCapacity = DEFAULT_NEIGHBOR_RELAY_CAPACITY;
     private EpochClock epochClock;
     private NanoClock nanoClock;
     private PcapWriter pcapWriter;
@@ -344,6 +347,27 @@ public final class NetStackContext
     public int maxMulticastGroups()
     {
         return maxMulticastGroups;
+    }
+
+    /**
+     * Neighbour entries each lane's relay ring holds ({@link NetStack#lane(int)}, {@link NeighborRelay}): the
+     * primary stack passes every MAC it learns to its lanes through it, and drops (and counts as
+     * {@link NetCounter#NEIGHBOR_RELAY_FULL}) what does not fit until the lane polls. Rounded up to fill a
+     * power-of-two ring.
+     */
+    public NetStackContext neighborRelayCapacity(final int records)
+    {
+        if (records < 1 || records > 1 << 20)
+        {
+            throw new IllegalArgumentException("neighborRelayCapacity must be 1 .. 2^20: " + records);
+        }
+        this.neighborRelayCapacity = records;
+        return this;
+    }
+
+    public int neighborRelayCapacity()
+    {
+        return neighborRelayCapacity;
     }
 
     /** Wall clock, used for pcap timestamps. */
