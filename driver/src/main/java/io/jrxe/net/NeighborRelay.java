@@ -124,7 +124,9 @@ final class NeighborRelay implements MessageHandler
     int drain(final long nowNs)
     {
         this.nowNs = nowNs;
-        return ring.read(this);
+        // one read stops at the end of the ring's buffer (a wrapped record sits behind padding): a second takes
+        // the records at its start
+        return ring.read(this) + ring.read(this);
     }
 
     @Override
