@@ -76,7 +76,7 @@ public final class NetStack
     private long nowNs;
     private boolean started;
 
-    private final UdpHandler[] udpHandlers = new UdpHandler[65536];
+    private final UdpPorts udpPorts = new UdpPorts();
     private final UdpDatagram datagram = new UdpDatagram();
     private final ArpProcessor arp;
     private final Ipv4Processor ipv4;
@@ -601,31 +601,13 @@ public final class NetStack
      */
     public void registerUdpHandler(final int port, final UdpHandler handler)
     {
-        checkPort(port);
-        if (null == handler)
-        {
-            throw new IllegalArgumentException("UDP handler for port " + port + " is null");
-        }
-        if (null != udpHandlers[port])
-        {
-            throw new IllegalArgumentException("UDP port " + port + " already has a handler; unregister it first");
-        }
-        udpHandlers[port] = handler;
+        udpPorts.register(port, handler);
     }
 
     /** Stops delivery to {@code port}; its datagrams are then counted as {@link NetCounter#NO_UDP_LISTENER}. */
     public void unregisterUdpHandler(final int port)
     {
-        checkPort(port);
-        udpHandlers[port] = null;
-    }
-
-    private static void checkPort(final int port)
-    {
-        if (port < 1 || port > 65535)
-        {
-            throw new IllegalArgumentException("UDP port must be 1 .. 65535: " + port);
-        }
+        udpPorts.unregister(port);
     }
 
     // ---------------------------------------------------------------- accessors
@@ -827,7 +809,7 @@ public final class NetStack
 
     UdpHandler udpHandler(final int port)
     {
-        return udpHandlers[port];
+        return udpPorts.handler(port);
     }
 
     UdpDatagram datagram()
