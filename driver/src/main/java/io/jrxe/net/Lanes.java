@@ -1,6 +1,7 @@
 package io.jrxe.net;
 
 import io.jrxe.driver.NicDevice;
+import org.agrona.concurrent.NanoClock;
 
 /**
  * The primary stack's lanes ({@link NetStack#lane(int)}): one {@link NetStack} per further NIC queue pair, each
@@ -32,7 +33,7 @@ final class Lanes
     }
 
     /** @see NetStack#lane(int) */
-    NetStack create(final int queuePair)
+    NetStack create(final int queuePair, final NanoClock clock)
     {
         final int pairs = device.queuePairs();
         if (queuePair < 1 || queuePair >= pairs)
@@ -46,7 +47,7 @@ final class Lanes
             throw new IllegalStateException("queue pair " + queuePair + " already has a lane: each pair has one " +
                 "owner thread and one stack");
         }
-        final NetStack lane = new NetStack(device, ctx, queuePair);
+        final NetStack lane = new NetStack(device, ctx, queuePair, clock);
         final NeighborRelay relay = lane.relay();
         // entries learned before the lane existed: copied now, on the control path (no thread runs yet)
         relay.copyFrom(arp, nd, primary.nowNs());

@@ -93,11 +93,15 @@ public final class NetStack
      */
     public NetStack(final NicDevice device, final NetStackContext ctx)
     {
-        this(device, ctx, 0);
+        this(device, ctx, 0, null);
     }
 
-    /** The primary (queue pair 0), or a lane made by {@link Lanes}. */
-    NetStack(final NicDevice device, final NetStackContext ctx, final int queuePair)
+    /**
+     * The primary (queue pair 0), or a lane made by {@link Lanes}.
+     *
+     * @param clock the lane's own clock, or null for the context's
+     */
+    NetStack(final NicDevice device, final NetStackContext ctx, final int queuePair, final NanoClock clock)
     {
         ctx.conclude();
         this.device = device;
@@ -143,7 +147,7 @@ public final class NetStack
             joinedMacs[i + 1] = Ethernet.ipv6MulticastMac(Ipv6.solicitedNodeLo(ipv6Lo[i]));
         }
 
-        this.nanoClock = ctx.nanoClock();
+        this.nanoClock = null != clock ? clock : ctx.nanoClock();
         this.nowNs = nanoClock.nanoTime();
         this.epochOffsetNs = ctx.epochClock().time() * 1_000_000L - nowNs;
         this.pcap = 0 == queuePair ? ctx.pcapWriter() : null; // a writer is single threaded: the primary's
@@ -176,12 +180,23 @@ public final class NetStack
      */
     public NetStack lane(final int queuePair)
     {
+        return lane(queuePair, null);
+    }
+
+    /**
+     * {@link #lane(int)} with a clock of its own, read once per {@link #poll()}: the cached duty-cycle clock of the
+     * lane's thread (the context's clock is the primary's, which another thread updates).
+     *
+     * @param clock the lane's clock, or null for the context's
+     */
+    public NetStack lane(final int queuePair, final NanoClock clock)
+    {
         if (null == lanes)
         {
             throw new IllegalStateException("lanes are made by the primary stack (queue pair 0), not by the lane " +
                 "of queue pair " + this.queuePair);
         }
-        return lanes.create(queuePair);
+        return lanes.create(queuePair, clock);
     }
 
     /** The NIC queue pair this stack runs on: 0 for the primary, the lane's pair for a {@link #lane(int)}. */
