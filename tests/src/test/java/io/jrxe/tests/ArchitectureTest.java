@@ -61,7 +61,7 @@ class ArchitectureTest
 
     /** What an application may call on a CQ: polling, arming, reading; resize/modify/destroy are device verbs. */
     private static final Set<String> COMPLETION_QUEUE_METHODS = Set.of(
-        "handle", "cqe", "isError", "count", "peek", "poll", "reqNotify", "reqNotifyNcomp", "ackEvents",
+        "handle", "cqe", "isError", "count", "peek", "poll", "reqNotify", "reqNotifyNcomp", "ackEvents", "compVector",
         "channel", "context", "toString");
 
     /** The methods that may take a completion: to fill it (poll) or to read it (AH from a received message). */

@@ -154,12 +154,14 @@ public interface DevicePort
     int postCompletion(CompletionQueue cq, WorkCompletion wc, boolean solicited);
 
     /**
-     * Fire CQ events whose moderation period ran out (engine thread, once per duty cycle).
+     * Fire CQ events whose moderation period ran out (engine thread, once per duty cycle), of the CQs the shard
+     * fills (completion vector {@code shard}).
      *
      * @param nowNs the duty cycle's clock
+     * @param shard the calling engine shard
      * @return events fired
      */
-    int pollCqModeration(long nowNs);
+    int pollCqModeration(long nowNs, int shard);
 
     /**
      * Deliver an asynchronous event.

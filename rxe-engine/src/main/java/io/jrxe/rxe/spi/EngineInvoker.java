@@ -51,4 +51,16 @@ public interface EngineInvoker
     {
         return true;
     }
+
+    /**
+     * The invoker of one engine shard, for a task that must run on the thread owning an object of that shard (a
+     * CQ's resize on the shard that fills it). An unsharded engine is its own shard 0.
+     *
+     * @param shard the shard, 0..shards-1
+     * @return its invoker
+     */
+    default EngineInvoker shard(final int shard)
+    {
+        return this;
+    }
 }

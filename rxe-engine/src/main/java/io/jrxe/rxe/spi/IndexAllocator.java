@@ -47,6 +47,49 @@ public final class IndexAllocator
     }
 
     /**
+     * Allocates the next free index {@code i} with {@code i % modulus == residue}, cyclically as {@link #allocate()}
+     * (an engine shard's QP numbers: {@code ShardMap}).
+     *
+     * @return the index, or -1 if none of that residue is free
+     */
+    public int allocate(final int residue, final int modulus)
+    {
+        if (1 == modulus)
+        {
+            return allocate();
+        }
+        int i = nextOfResidue(next, residue, modulus);
+        boolean wrapped = false;
+        while (true)
+        {
+            if (i > max)
+            {
+                if (wrapped)
+                {
+                    return -1;
+                }
+                wrapped = true;
+                i = nextOfResidue(min, residue, modulus);
+                continue;
+            }
+            if (!used.get(i))
+            {
+                break;
+            }
+            i += modulus;
+        }
+        used.set(i);
+        count++;
+        next = i == max ? min : i + 1;
+        return i;
+    }
+
+    private static int nextOfResidue(final int from, final int residue, final int modulus)
+    {
+        return from + Math.floorMod(residue - from, modulus);
+    }
+
+    /**
      * Reserve a specific index (e.g. QPN 1 for GSI).
      *
      * @param index index.

@@ -43,6 +43,22 @@ public final class QpnAllocator
     }
 
     /**
+     * A QP number of one engine shard ({@link ShardMap#shardOf}); the GSI QP's is fixed (and belongs to shard 0).
+     *
+     * @param shard  the shard, 0..shards-1
+     * @param shards shards of the node
+     * @return the QPN, or -1 if none is free (or the GSI QP exists)
+     */
+    public int allocate(final QpType type, final int shard, final int shards)
+    {
+        if (QpType.GSI == type || 1 == shards)
+        {
+            return allocate(type);
+        }
+        return allocator.allocate(shard, shards);
+    }
+
+    /**
      * @param qpn QPN to release.
      */
     public void free(final int qpn)

@@ -98,6 +98,7 @@ public final class CompletionQueue extends UseCounted
     private final Object context;
     private final CompletionChannel.Node channelNode;
     private final long serial;
+    private final int compVector;
     private volatile Ring ring;
     private volatile boolean destroyed;
     private final AtomicInteger asyncUnacked = new AtomicInteger();
@@ -128,8 +129,15 @@ public final class CompletionQueue extends UseCounted
         this.completionHandler = attr.handler();
         this.channel = attr.channel();
         this.context = attr.context();
+        this.compVector = attr.compVector();
         this.channelNode = null == channel ? null : new CompletionChannel.Node(this);
         this.serial = device.nextSerial();
+    }
+
+    /** @return its completion vector: the engine shard that fills it ({@code CqInitAttr.compVector}). */
+    public int compVector()
+    {
+        return compVector;
     }
 
     static int lengthFor(final int cqe)
@@ -413,7 +421,7 @@ public final class CompletionQueue extends UseCounted
         }
         else if (0 != moderationPeriodNs && moderationDeadlineNs < 0)
         {
-            moderationDeadlineNs = device.cqVerbs().now() + moderationPeriodNs;
+            moderationDeadlineNs = device.cqVerbs().now(compVector) + moderationPeriodNs;
             if (!onModerationList)
             {
                 onModerationList = true;

@@ -23,18 +23,26 @@ final class CqVerbs
     private final int maxCqe;
     private final IndexAllocator handles;
     private final Int2ObjectHashMap<CompletionQueue> cqs = new Int2ObjectHashMap<>();
-    /** Engine thread: CQs with a moderated event pending. */
-    private CompletionQueue[] moderated = new CompletionQueue[16];
-    private int moderatedCount;
-    private long nowNs;
+    private final int vectors;
+    /** Per completion vector, its engine shard's thread only: CQs with a moderated event pending, the clock. */
+    private final CompletionQueue[][] moderated;
+    private final int[] moderatedCount;
+    private final long[] nowNs;
 
-    CqVerbs(final RxeDevice device, final int maxCq, final int maxCqe)
+    CqVerbs(final RxeDevice device, final int maxCq, final int maxCqe, final int vectors)
     {
         this.device = device;
         this.maxCq = maxCq;
         this.maxCqe = maxCqe;
+        this.vectors = vectors;
         this.handles = new IndexAllocator(1, maxCq);
+        this.moderated = new CompletionQueue[vectors][16];
+        this.moderatedCount = new int[vectors];
+        // a shard writes its own slot: pad so two shards' clocks do not share a cache line
+        this.nowNs = new long[vectors * PAD];
     }
+
+    private static final int PAD = 8;
 
     CompletionChannel createChannel()
     {
@@ -63,11 +71,7 @@ final class CqVerbs
         {
             throw new VerbsException(Errno.EINVAL, "completion channel is destroyed or from another device");
         }
-        if (0 != attr.compVector())
-        {
-            throw new VerbsException(Errno.EINVAL, "completion vector " + attr.compVector() +
-                " invalid: the device has one (num_comp_vectors = 1, its engine thread)");
-        }
+        ShardRules.checkVector(attr.compVector(), vectors);
         final int handle = RxeDevice.allocate(handles, "CQ", maxCq);
         final CompletionQueue cq = new CompletionQueue(device, handle, attr);
         cqs.put(handle, cq);
@@ -129,7 +133,7 @@ final class CqVerbs
                     " no longer fit " + next.cqe() + " entries");
             }
             cq.swapRing(next);
-        }, "resize of CQ " + cq.handle());
+        }, cq, "resize of CQ " + cq.handle());
     }
 
     /**
@@ -147,13 +151,14 @@ final class CqVerbs
                     " must be in [0, 65535] (u16)");
             }
         }
-        onEngine(() -> cq.moderation(cqCount, TimeUnit.MICROSECONDS.toNanos(cqPeriodUs)),
+        onEngine(() -> cq.moderation(cqCount, TimeUnit.MICROSECONDS.toNanos(cqPeriodUs)), cq,
             "moderation of CQ " + cq.handle());
     }
 
-    private void onEngine(final Runnable task, final String what)
+    /** On the thread of the engine shard that fills the CQ (its one producer). */
+    private void onEngine(final Runnable task, final CompletionQueue cq, final String what)
     {
-        final int result = device.onEngineThread(task, ENGINE_TIMEOUT_NS);
+        final int result = device.onEngineThread(cq.compVector(), task, ENGINE_TIMEOUT_NS);
         if (0 != result)
         {
             throw new VerbsException(-result, "the engine thread did not run the " + what + " (" +
@@ -189,32 +194,36 @@ final class CqVerbs
 
     // ---------------------------------------------------------------- engine thread: moderation timers
 
-    long now()
+    long now(final int vector)
     {
-        return nowNs;
+        return nowNs[vector * PAD];
     }
 
     void pending(final CompletionQueue cq)
     {
-        if (moderatedCount == moderated.length)
+        final int v = cq.compVector();
+        CompletionQueue[] list = moderated[v];
+        if (moderatedCount[v] == list.length)
         {
-            final CompletionQueue[] grown = new CompletionQueue[moderated.length * 2]; // rare: once per CQ count
-            System.arraycopy(moderated, 0, grown, 0, moderatedCount);
-            moderated = grown;
+            list = java.util.Arrays.copyOf(list, list.length * 2); // rare: once per CQ count
+            moderated[v] = list;
         }
-        moderated[moderatedCount++] = cq;
+        list[moderatedCount[v]++] = cq;
     }
 
-    int poll(final long now)
+    /** Engine shard {@code vector}'s thread: fire the moderated events of its CQs that are due. */
+    int poll(final long now, final int vector)
     {
-        nowNs = now;
+        nowNs[vector * PAD] = now;
+        final CompletionQueue[] list = moderated[vector];
         int fired = 0;
-        for (int i = 0; i < moderatedCount; )
+        for (int i = 0; i < moderatedCount[vector]; )
         {
-            if (moderated[i].pollModeration(now))
+            if (list[i].pollModeration(now))
             {
-                moderated[i] = moderated[--moderatedCount];
-                moderated[moderatedCount] = null;
+                final int last = --moderatedCount[vector];
+                list[i] = list[last];
+                list[last] = null;
                 fired++;
             }
             else

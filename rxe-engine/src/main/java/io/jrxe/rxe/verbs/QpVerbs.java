@@ -48,14 +48,21 @@ final class QpVerbs
         {
             throw new VerbsException(Errno.EINVAL, bad);
         }
-        final int qpn = qpns.allocate(init.qpType());
+        final int shards = ctx.compVectors();
+        final int shard = ShardRules.qpShard(type, init, srq, shards);
+        final int qpn = qpns.allocate(init.qpType(), shard, shards);
         if (qpn < 0)
         {
             // One GSI QP per port: a second is EINVAL, the kernel's errno (rxe_qp_chk_init: "GSI QP exists"),
             // not EBUSY, so a caller ported from ib_create_qp sees what rxe returns.
             throw new VerbsException(QpType.GSI == init.qpType() ? Errno.EINVAL : Errno.ENOMEM,
                 QpType.GSI == init.qpType() ? "the port already has its GSI QP (QPN 1): destroy it first" :
-                "no free QP number: max_qp = " + ctx.maxQp() + " reached");
+                "no free QP number" + (shards > 1 ? " of engine shard " + shard : "") + ": max_qp = " +
+                ctx.maxQp() + " reached");
+        }
+        if (null != srq && srq.shard() < 0)
+        {
+            srq.bindShard(shard); // its first QP names its one consumer
         }
         final QueuePair qp = new QueuePair(device, pd, qpn, init, attr);
         acquireOrRelease(qp, true);

@@ -42,6 +42,7 @@ public final class RxeContext
     private int netdevMtu = 1500;
     private long macAddress = 0x02_00_00_00_00_01L;
     private long keySeed = 0x5eed_0f_4b_e7L;
+    private int compVectors = 1;
 
     /** @return max WRs per send or receive queue. */
     public int maxQpWr()
@@ -437,6 +438,26 @@ public final class RxeContext
         return this;
     }
 
+    /** @return completion vectors ({@code num_comp_vectors}): one per engine shard (thread). */
+    public int compVectors()
+    {
+        return compVectors;
+    }
+
+    /**
+     * Completion vectors, one per engine shard: a CQ created on vector v is filled by shard v only (its one
+     * producer), and a QP's CQs and SRQ must share a vector (see {@link io.jrxe.rxe.spi.ShardMap}). Set by the
+     * node from its shard count; default 1 (rxe's one tasklet context).
+     *
+     * @param value vectors, 1..{@link io.jrxe.rxe.spi.ShardMap#MAX_SHARDS}
+     * @return this.
+     */
+    public RxeContext compVectors(final int value)
+    {
+        compVectors = value;
+        return this;
+    }
+
     /**
      * Validate the configuration.
      *
@@ -465,6 +486,7 @@ public final class RxeContext
         requireRange("gidTableLength", gidTableLength, 1, 1 << 16);
         requireRange("pkeyTableLength", pkeyTableLength, 1, maxPkeys);
         requireRange("netdevMtu", netdevMtu, 256 + Mtu.RXE_MAX_HDR_LENGTH, 65535);
+        requireRange("compVectors", compVectors, 1, io.jrxe.rxe.spi.ShardMap.MAX_SHARDS);
         return this;
     }
 

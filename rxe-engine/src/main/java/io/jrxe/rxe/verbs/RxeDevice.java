@@ -68,7 +68,7 @@ public final class RxeDevice implements PortCapabilities
         gidTable.setLinkLocal(0, ctx.macAddress());
         qpVerbs = new QpVerbs(this, this.ctx, deviceAttr, gidTable);
         pdHandles = new IndexAllocator(1, ctx.maxPd());
-        cqVerbs = new CqVerbs(this, ctx.maxCq(), ctx.maxCqe());
+        cqVerbs = new CqVerbs(this, ctx.maxCq(), ctx.maxCqe(), this.ctx.compVectors());
         srqVerbs = new SrqVerbs(this, deviceAttr, ctx.maxSrq());
         xrcdVerbs = new XrcdVerbs(this, ctx.maxPd());
         ahs = new AddressHandles(gidTable, ctx.maxAh());
@@ -308,6 +308,21 @@ public final class RxeDevice implements PortCapabilities
     int onEngineThread(final Runnable task, final long timeoutNs)
     {
         return port.onEngineThread(task, timeoutNs);
+    }
+
+    /** {@link #onEngineThread(Runnable, long)} on the thread of engine shard {@code shard}. */
+    int onEngineThread(final int shard, final Runnable task, final long timeoutNs)
+    {
+        return port.onEngineThread(shard, task, timeoutNs);
+    }
+
+    /**
+     * {@code ibv_context.num_comp_vectors}: completion vectors, one per engine shard ({@link RxeContext#compVectors};
+     * a CQ's {@link CqInitAttr#compVector} picks the shard that fills it).
+     */
+    public int numCompVectors()
+    {
+        return ctx.compVectors();
     }
 
     /** An event about a port or the device (no object, serial 0). */
@@ -1018,6 +1033,10 @@ public final class RxeDevice implements PortCapabilities
         synchronized (this)
         {
             qpVerbs.check(qp);
+            if (QpType.UD == qp.type())
+            {
+                ShardRules.checkMulticast(qp, ctx.compVectors());
+            }
             attached = mcast.attach(qp, gidHi, gidLo);
         }
         if (attached)
@@ -1074,6 +1093,7 @@ public final class RxeDevice implements PortCapabilities
         checkPd(pd);
         xrcdVerbs.check(xrcd);
         checkCq(cq, "XRC SRQ");
+        ShardRules.checkXrcSrqCq(cq, ctx.compVectors());
         return srqVerbs.createXrc(pd, xrcd, cq, attr);
     }
 

@@ -48,6 +48,8 @@ public final class SharedReceiveQueue extends UseCounted
     /** XRC SRQ only (IBA 11.2.2): its XRC domain and its CQ; both null for a basic SRQ. */
     private XrcDomain xrcd;
     private CompletionQueue cq;
+    /** The engine shard that consumes it, -1 until its first QP (device lock; {@link ShardRules}). */
+    private int shard = -1;
 
     SharedReceiveQueue(
         final RxeDevice device, final ProtectionDomain pd, final int handle, final int maxWr, final int maxSge,
@@ -67,6 +69,18 @@ public final class SharedReceiveQueue extends UseCounted
     {
         this.xrcd = xrcd;
         this.cq = cq;
+        this.shard = 0; // XRC targets run on shard 0 (ShardRules)
+    }
+
+    /** @return the engine shard that consumes it, or -1 until a QP uses it (device lock) */
+    int shard()
+    {
+        return shard;
+    }
+
+    void bindShard(final int value)
+    {
+        shard = value;
     }
 
     /** @return the XRC domain of an XRC SRQ ({@code srq->ext.xrc.xrcd}), null for a basic SRQ. */

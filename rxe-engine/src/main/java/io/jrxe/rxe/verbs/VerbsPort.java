@@ -109,6 +109,12 @@ final class VerbsPort implements DevicePort
         return engine.invoke(task);
     }
 
+    int onEngineThread(final int shard, final Runnable task, final long timeoutNs)
+    {
+        final EngineInvoker engine = invoker;
+        return null == engine ? onEngineThread(task, timeoutNs) : engine.shard(shard).invokeAndWait(task, timeoutNs);
+    }
+
     int onEngineThread(final Runnable task, final long timeoutNs)
     {
         final EngineInvoker engine = invoker;
@@ -287,9 +293,9 @@ final class VerbsPort implements DevicePort
     }
 
     @Override
-    public int pollCqModeration(final long nowNs)
+    public int pollCqModeration(final long nowNs, final int shard)
     {
-        return device.cqVerbs().poll(nowNs);
+        return device.cqVerbs().poll(nowNs, shard);
     }
 
     @Override

@@ -147,17 +147,17 @@ class CqControlTest
         final CompletionQueue cq = f.device.createCq(64, q -> fired.incrementAndGet());
         f.device.modifyCq(cq, 100, 50);
         long now = 1_000_000;
-        f.port.pollCqModeration(now);
+        f.port.pollCqModeration(now, 0);
         cq.reqNotify(false);
         post(cq, 0, 2);
         assertEquals(0, fired.get());
         now += 49_999;
-        f.port.pollCqModeration(now);
+        f.port.pollCqModeration(now, 0);
         assertEquals(0, fired.get(), "50 µs after the first completion, not before");
         now += 1;
-        f.port.pollCqModeration(now);
+        f.port.pollCqModeration(now, 0);
         assertEquals(1, fired.get());
-        f.port.pollCqModeration(now + 1_000_000);
+        f.port.pollCqModeration(now + 1_000_000, 0);
         assertEquals(1, fired.get());
 
         f.device.modifyCq(cq, 0, 0);
@@ -172,13 +172,13 @@ class CqControlTest
         final AtomicInteger fired = new AtomicInteger();
         final CompletionQueue cq = f.device.createCq(64, q -> fired.incrementAndGet());
         f.device.modifyCq(cq, 10, 1000);
-        f.port.pollCqModeration(5_000_000);
+        f.port.pollCqModeration(5_000_000, 0);
         cq.reqNotify(false);
         post(cq, 0, 2);
         assertEquals(0, fired.get(), "2 of 10, 1 ms not over");
         f.device.modifyCq(cq, 0, 0);
         assertEquals(1, fired.get(), "the completions already counted get their event now");
-        f.port.pollCqModeration(500_000_000);
+        f.port.pollCqModeration(500_000_000, 0);
         assertEquals(1, fired.get());
     }
 
