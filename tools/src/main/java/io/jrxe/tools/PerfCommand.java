@@ -126,6 +126,11 @@ final class PerfCommand implements Callable<Integer>
         "from 3, and on 2 for bandwidth; combined on 2 for --lat; single on 1)")
     PerfThreads.Layout layout;
 
+    @Option(names = "--shards", description = "engine shards per emulated node, each over its own virtio-net queue " +
+        "pair (MQ with RSS) and, with --layout node or split, on its own thread; QP i on shard i mod N " +
+        "(default: ${DEFAULT-VALUE})")
+    int shards = 1;
+
     @Option(names = "--single-thread", description = "same as --layout single")
     boolean singleThread;
 
@@ -205,7 +210,7 @@ final class PerfCommand implements Callable<Integer>
         // default directory, for jrxe stat --qp --latency while they run (or after, with --keep-counters)
         final boolean qpLatency = nodeOptions.qpLatency;
         try (NodePair pair = new NodePair(new NodePairContext().forWorkload(s.pathMtu, inFlight)
-            .maxQps(s.qps.count + 16).errorHandler(Throwable::printStackTrace)
+            .maxQps(s.qps.count + 16).shards(shards).errorHandler(Throwable::printStackTrace)
             .countersDirectory(qpLatency ? CountersFile.defaultDirectory() : null).qpLatency(qpLatency)
             .keepCountersFile(nodeOptions.keepCounters)))
         {
@@ -484,6 +489,11 @@ final class PerfCommand implements Callable<Integer>
         System.out.printf(" Max inline data : %d[B]\tidle strategy  : %s (application: %s)%n", s.qps.maxInline,
             idle, s.appIdle);
         System.out.printf(" Threads         : %s%n", threads.describe());
+        if (shards > 1)
+        {
+            System.out.printf(" Engine shards   : %d per node (NIC queue pairs with RSS; QP i on shard i mod %d)%n",
+                shards, shards);
+        }
         System.out.printf(" Buffers         : %s%n", dmaMr ? "DMA-mapped MRs (zero-copy transmit)" :
             "ordinary memory (payloads copied)");
         if (s.qps.events)

@@ -70,8 +70,11 @@ final class RcQps
         channelB = s.events ? b.device().createCompChannel() : null;
         for (int i = 0; i < s.count; i++)
         {
-            cqA[i] = a.device().createCq(new CqInitAttr().cqe(cqe).channel(channelA));
-            cqB[i] = b.device().createCq(new CqInitAttr().cqe(cqe).channel(channelB));
+            // QP i on engine shard i mod shards: its CQ's completion vector chooses the shard (ShardMap)
+            cqA[i] = a.device().createCq(new CqInitAttr().cqe(cqe).channel(channelA)
+                .compVector(i % a.device().numCompVectors()));
+            cqB[i] = b.device().createCq(new CqInitAttr().cqe(cqe).channel(channelB)
+                .compVector(i % b.device().numCompVectors()));
             qpA[i] = a.device().createQp(pdA, init(cqA[i], s));
             qpB[i] = b.device().createQp(pdB, init(cqB[i], s));
         }

@@ -12,6 +12,9 @@ import io.jrxe.rxe.spi.MrStatus;
 import io.jrxe.rxe.spi.QpDoorbell;
 import io.jrxe.rxe.spi.QpModifyListener;
 import io.jrxe.rxe.spi.SendWqe;
+import io.jrxe.rxe.spi.ShardMap;
+import io.jrxe.rxe.proto.Bth;
+import io.jrxe.driver.rss.RssSourcePorts;
 import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.CounterSet;
 import io.jrxe.rxe.stats.CountersFile;
@@ -90,6 +93,58 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         private CountersFile countersFile;
         private QpLatencyFile qpLatencyFile;
         private DcqcnParameters dcqcn = new DcqcnParameters();
+        private int shard;
+        private int shards = 1;
+        private boolean attachToPort = true;
+        private RssSourcePorts peerRss;
+        private int peerShards = 1;
+        private int localIpv4;
+
+        /** @return this engine's shard index (0 unless the node runs several) */
+        public int shard()
+        {
+            return shard;
+        }
+
+        /** @return the node's engine shards */
+        public int shards()
+        {
+            return shards;
+        }
+
+        /**
+         * One shard of a node that runs {@code shards} engines ({@link EngineShards}): it owns the QPs
+         * {@link io.jrxe.rxe.spi.ShardMap#shardOf} gives it, its packet I/O is its NIC queue pair, and it does not
+         * attach itself to the device's port (the {@link EngineShards} router does). Default 0 of 1, attached.
+         *
+         * @return this
+         */
+        public Context shard(final int index, final int count)
+        {
+            shard = index;
+            shards = count;
+            attachToPort = 1 == count;
+            return this;
+        }
+
+        /**
+         * Steer what this node's QPs send to the peer's shards: each RC/UC QP's UDP source port is chosen so that the
+         * peer's RSS ({@code peerRss}, e.g. {@link RssSourcePorts#forDefaults} for a jrxe peer) puts it on the queue
+         * pair of the shard owning the destination QP. Only IPv4 paths are steered; others keep rxe's hashed port
+         * and are forwarded by the peer if they land on the wrong shard. Default: none (rxe's ports).
+         *
+         * @param peerRss    the peer's RSS key and indirection table
+         * @param peerShards the peer's engine shards
+         * @param localIpv4  this node's IPv4 address (the source address the peer hashes)
+         * @return this
+         */
+        public Context peerSteering(final RssSourcePorts peerRss, final int peerShards, final int localIpv4)
+        {
+            this.peerRss = peerRss;
+            this.peerShards = peerShards;
+            this.localIpv4 = localIpv4;
+            return this;
+        }
 
         /** @return the DCQCN congestion control settings to adjust (on by default, mlx5-like defaults) */
         public DcqcnParameters dcqcn()
@@ -410,9 +465,14 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
                 throw new IllegalStateException("RxeEngine.Context.dcqcn must not be null");
             }
             dcqcn.validate();
+            if (shards < 1 || shards > ShardMap.MAX_SHARDS || shard < 0 || shard >= shards || peerShards < 1)
+            {
+                throw new IllegalStateException("engine shard " + shard + " of " + shards + " (peer shards " +
+                    peerShards + "): need 0 <= shard < shards <= " + ShardMap.MAX_SHARDS);
+            }
             if (null != countersFile && null == counterSet)
             {
-                counterSet = countersFile.deviceSet(0);
+                counterSet = countersFile.deviceSet(shard);
             }
             return this;
         }
@@ -460,6 +520,9 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     private final Consumer<QpModifyCommand> commandHandler = this::apply;
     private final EngineTasks tasks;
     private final LatencyPublisher latencyPublisher;
+    private final ShardForwarder forwarder;
+    private final int shard;
+    private final int shards;
     private long nowNs;
 
     /**
@@ -523,7 +586,14 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.runQueue = new IntArrayQueue(maxQps * 2, -1);
         this.latencyPublisher = null == ctx.qpLatencyFile() ? null :
             new LatencyPublisher(ctx.qpLatencyFile(), slots, nowNs);
-        port.attach(this, this, this);
+        this.shard = ctx.shard();
+        this.shards = ctx.shards();
+        this.forwarder = new ShardForwarder(counters);
+        forwarder.sink(receiver::receive); // straight to the receiver: a forwarded packet is on its owner
+        if (ctx.attachToPort)
+        {
+            port.attach(this, this, this);
+        }
     }
 
     /** @return the engine's statistics (engine thread writes them) */
@@ -561,6 +631,23 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         c.rp.advance(ctx.dcqcn(), nowNs);
         final int limit = c.rp.limitMbps();
         return 0 != limit ? limit : ctx.dcqcn().lineRateMbps();
+    }
+
+    /** @return this engine's shard index, 0..{@link #shards()}-1 */
+    public int shard()
+    {
+        return shard;
+    }
+
+    /** @return the node's engine shards (1 unless {@link Context#shard} said otherwise) */
+    public int shards()
+    {
+        return shards;
+    }
+
+    ShardForwarder forwarder()
+    {
+        return forwarder;
     }
 
     /** @return the device served */
@@ -632,6 +719,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         this.wakeup = wakeup;
         doorbell.wakeup(wakeup);
         tasks.wakeup(wakeup);
+        forwarder.wakeup(wakeup);
         packetIo.wakeup(wakeup);
     }
 
@@ -652,7 +740,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         }
         int work = commands.drain(commandHandler);
         work += tasks.drain();
-        work += port.pollCqModeration(nowNs);
+        work += port.pollCqModeration(nowNs, shard);
         work += doorbell.drain(doorbellHandler, ctx.maxQps());
         if (null != poller)
         {
@@ -660,6 +748,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             try
             {
                 work += poller.poll();
+                if (shards > 1)
+                {
+                    work += forwarder.drain(ctx.packetBudget());
+                }
             }
             finally
             {
@@ -694,6 +786,16 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         final int payloadLength,
         final int ipVersion)
     {
+        if (shards > 1 && payloadLength >= Bth.LENGTH)
+        {
+            // a packet for another shard's QP (the sender did not steer it to our queue pair): to its owner
+            final int owner = ShardMap.shardOf(Bth.destQpn(buffer, payloadOffset), shards);
+            if (owner != shard)
+            {
+                forwarder.forward(owner, buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
+                return;
+            }
+        }
         receiver.receive(buffer, ipOffset, udpOffset, payloadOffset, payloadLength, ipVersion);
     }
 
@@ -810,6 +912,23 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             latencyPublisher.publishAll(); // the engine thread has stopped: a kept file shows the final histograms
         }
         port.detach();
+    }
+
+    /**
+     * A connected QP's UDP source port: rxe's hash of the QPNs, or with {@link Context#peerSteering} the port nearest
+     * it whose RSS hash lands on the peer's queue pair of the shard that owns the destination QP (IBA A17.3.2 leaves
+     * the port to the sender as entropy). Modify path, engine thread.
+     */
+    private int steeredSourcePort(final int hashed, final QpContext c, final QpModifyCommand cmd)
+    {
+        final RssSourcePorts rss = ctx.peerRss;
+        if (null == rss || c.isDatagram() || 0 != cmd.dgidHi || 0xFFFFL != cmd.dgidLo >>> 32)
+        {
+            return hashed;
+        }
+        final int queue = ShardMap.shardOf(cmd.destQpn, ctx.peerShards);
+        final int port = rss.ipv4(ctx.localIpv4, (int)cmd.dgidLo, RoceV2.UDP_PORT, queue, hashed);
+        return RssSourcePorts.NO_PORT == port ? hashed : port;
     }
 
     // ---------------------------------------------------------------- engine-thread internals
@@ -1025,7 +1144,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         c.destQpn = cmd.destQpn;
         c.dgidHi = cmd.dgidHi;
         c.dgidLo = cmd.dgidLo;
-        c.udpSport = RoceV2.udpSourcePort(cmd.flowLabel, c.qpn, cmd.destQpn);
+        c.udpSport = steeredSourcePort(RoceV2.udpSourcePort(cmd.flowLabel, c.qpn, cmd.destQpn), c, cmd);
         c.qkey = cmd.qkey;
         c.accessFlags = cmd.accessFlags;
         c.timeout = cmd.timeout;

@@ -131,6 +131,10 @@ public final class NodePair implements AutoCloseable
             net.wire().linkRingCapacity(ctx.linkBuffering());
         }
         net.nic().mtu(ctx.nicMtu());
+        if (ctx.shards() > 1)
+        {
+            net.nic().maxQueuePairs(ctx.shards());
+        }
         if (ctx.deviceBatch() > 0)
         {
             net.nic().batchSize(ctx.deviceBatch());
@@ -157,9 +161,11 @@ public final class NodePair implements AutoCloseable
             .keepCountersFile(ctx.keepCountersFile()).qpLatency(ctx.qpLatency())
             .nanoClock(clock)
             .maxQps(ctx.maxQps())
+            .shards(ctx.shards()).peerShards(ctx.peerShards())
             .errorHandler(ctx.errorHandler());
         final VirtioNetConfig driver = new VirtioNetConfig().dmaAllocator(DirectDmaRegion::new)
-            .bufferSize(ctx.bufferSize()).bufferCount(ctx.bufferCount()).txQueueSize(ctx.txQueueSize());
+            .bufferSize(ctx.bufferSize()).bufferCount(ctx.bufferCount()).txQueueSize(ctx.txQueueSize())
+            .queuePairs(ctx.shards());
         return new EmulatedNode.Context().network(network).nicIndex(index).driver(driver).node(node);
     }
 
@@ -342,7 +348,16 @@ public final class NodePair implements AutoCloseable
     /** Engine-internal errors of both engines (bugs: should stay 0). */
     public long internalErrors()
     {
-        return a.engine().counters().internalErrors() + b.engine().counters().internalErrors();
+        long errors = 0;
+        for (int s = 0; s < a.shards(); s++)
+        {
+            errors += a.engine(s).counters().internalErrors();
+        }
+        for (int s = 0; s < b.shards(); s++)
+        {
+            errors += b.engine(s).counters().internalErrors();
+        }
+        return errors;
     }
 
     /**

@@ -36,6 +36,8 @@ public final class NodePairContext
     private boolean keepCountersFile;
     private Long keySeed;
     private int maxQps = 256;
+    private int shards = 1;
+    private int peerShards;
     private Consumer<Throwable> errorHandler;
     private PcapWriter pcapA;
     private boolean startDevices;
@@ -249,6 +251,39 @@ public final class NodePairContext
         return this;
     }
 
+    /** @return engine shards per node. */
+    public int shards()
+    {
+        return shards;
+    }
+
+    /**
+     * Engine shards per node ({@link RoceNode.Context#shards}): both emulated NICs get as many queue pairs (virtio-net
+     * MQ with RSS, jrxe's default key and table) and each node runs one engine per pair. Default 1.
+     */
+    public NodePairContext shards(final int shards)
+    {
+        this.shards = shards;
+        return this;
+    }
+
+    /** @return the shards each node steers its packets for (0: {@link #shards}). */
+    public int peerShards()
+    {
+        return peerShards;
+    }
+
+    /**
+     * The peer shards each node picks UDP source ports for ({@link RoceNode.Context#peerShards}); default 0, the
+     * nodes' own {@link #shards}. Another value mis-steers on purpose: packets land on a wrong shard's queue pair and
+     * are forwarded (a test of the fallback a peer without steering, such as the kernel's rxe, depends on).
+     */
+    public NodePairContext peerShards(final int peerShards)
+    {
+        this.peerShards = peerShards;
+        return this;
+    }
+
     /** @return where engine-internal errors go. */
     public Consumer<Throwable> errorHandler()
     {
@@ -386,6 +421,11 @@ public final class NodePairContext
         {
             throw new IllegalArgumentException("a ManualClock needs the device models stepped by the caller: " +
                 "drop startDevices(true) or the clock");
+        }
+        if (shards < 1 || shards > io.jrxe.rxe.spi.ShardMap.MAX_SHARDS)
+        {
+            throw new IllegalArgumentException("NodePairContext.shards must be in [1, " +
+                io.jrxe.rxe.spi.ShardMap.MAX_SHARDS + "]: " + shards);
         }
         if (idleAdvanceNs <= 0)
         {

@@ -28,6 +28,9 @@ import java.util.function.Supplier;
  *   COMBINED  jrxe: [device A, engine A, device B, engine B]              jrxe-NAME: [engine]
  *   SINGLE  no thread: {@link #drive()} on the caller's thread = {@link NodePair#step()} / {@link RoceNode#progress()}
  * </pre>
+ * A node with engine shards ({@link RoceNode.Context#shards}) runs shard 0 where the table puts its engine and each
+ * other shard on a thread of its own ({@code <name>-shard<s>}) in NODE and SPLIT, or beside shard 0 in SHARED and
+ * COMBINED (one thread drives them all; it is correct, but scales nothing).
  * Device models that already run on their own threads ({@link NodePairContext#startDevices}) keep them; a layout
  * then places only the engines. Close this before the nodes: closing stops the threads, and the nodes own (and
  * close) their engines.
@@ -141,6 +144,8 @@ public final class NodeThreads implements AutoCloseable
     }
 
     private static final long THREAD_START_TIMEOUT_NS = 10_000_000_000L;
+    /** Longest park of a shard thread without a NIC interrupt of its own: the added latency of an idle shard. */
+    public static final long SHARD_MAX_PARK_NS = 50_000L;
 
     private final Layout layout;
     private final NodePair pair;
@@ -175,19 +180,24 @@ public final class NodeThreads implements AutoCloseable
                 case NODE:
                     threads.run(pair.a().name(), idle, deviceA, engineA);
                     threads.run(pair.b().name(), idle, deviceB, engineB);
+                    threads.runShards(pair.a(), idle);
+                    threads.runShards(pair.b(), idle);
                     break;
                 case SPLIT:
                     threads.run("engine-a", idle, engineA);
                     threads.run("engine-b", idle, engineB);
                     threads.run("device-a", idle, deviceA);
                     threads.run("device-b", idle, deviceB);
+                    threads.runShards(pair.a(), idle);
+                    threads.runShards(pair.b(), idle);
                     break;
                 case SHARED:
-                    threads.run("engines", idle, engineA, engineB);
+                    threads.run("engines", idle, with(with(new Agent[] {engineA, engineB}, pair.a()), pair.b()));
                     threads.run("devices", idle, deviceA, deviceB);
                     break;
                 case COMBINED:
-                    threads.run("jrxe", idle, deviceA, engineA, deviceB, engineB);
+                    threads.run("jrxe", idle,
+                        with(with(new Agent[] {deviceA, engineA, deviceB, engineB}, pair.a()), pair.b()));
                     break;
                 default:
                     break;
@@ -212,10 +222,50 @@ public final class NodeThreads implements AutoCloseable
         final NodeThreads threads = new NodeThreads(layout, null, node);
         if (Layout.SINGLE != layout)
         {
-            final Agent engine = node.agent();
-            threads.run(engine.roleName(), idle, engine);
+            try
+            {
+                final Agent engine = node.agent();
+                threads.run(engine.roleName(), idle, engine);
+                threads.runShards(node, idle);
+            }
+            catch (final RuntimeException ex)
+            {
+                threads.close();
+                throw ex;
+            }
         }
         return threads;
+    }
+
+    /**
+     * Shards 1.. of a node, each on its own thread. The NIC's interrupt is queue pair 0's (one MSI-X vector in the
+     * driver), so a parked shard thread is not woken by its pair's packets: its park is bounded by
+     * {@link #SHARD_MAX_PARK_NS} instead (doorbells, tasks and forwarded packets still wake it at once).
+     */
+    private void runShards(final RoceNode node, final Supplier<IdleStrategy> idle)
+    {
+        final Supplier<IdleStrategy> bounded = () ->
+        {
+            final IdleStrategy strategy = idle.get();
+            return strategy instanceof ParkingIdleStrategy ? new ParkingIdleStrategy(new Wakeup("shard"),
+                ParkingIdleStrategy.DEFAULT_SPINS, ParkingIdleStrategy.DEFAULT_YIELDS, SHARD_MAX_PARK_NS) : strategy;
+        };
+        for (int s = 1; s < node.shards(); s++)
+        {
+            final Agent shard = node.shardAgent(s);
+            run(shard.roleName(), bounded, shard);
+        }
+    }
+
+    /** {@code agents} and the node's shards 1.. after them, for one thread that drives them all. */
+    private static Agent[] with(final Agent[] agents, final RoceNode node)
+    {
+        final Agent[] all = java.util.Arrays.copyOf(agents, agents.length + node.shards() - 1);
+        for (int s = 1; s < node.shards(); s++)
+        {
+            all[agents.length + s - 1] = node.shardAgent(s);
+        }
+        return all;
     }
 
     private void run(final String name, final Supplier<IdleStrategy> idle, final Agent... agents)

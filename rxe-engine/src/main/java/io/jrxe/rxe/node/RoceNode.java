@@ -5,7 +5,10 @@ import io.jrxe.driver.wake.ParkingIdleStrategy;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
 import io.jrxe.rxe.devinfo.DeviceInfoFile;
+import io.jrxe.driver.rss.RssSourcePorts;
 import io.jrxe.rxe.engine.DcqcnParameters;
+import io.jrxe.rxe.engine.EngineShards;
+import io.jrxe.rxe.spi.ShardMap;
 import io.jrxe.rxe.engine.RxeAgent;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
@@ -79,6 +82,38 @@ public final class RoceNode implements AutoCloseable
         private boolean jmx;
         private boolean qpLatency;
         private DcqcnParameters dcqcn = new DcqcnParameters();
+        private int shards = 1;
+        private int peerShards;
+
+        /**
+         * Engine shards (docs/shards.md): shard s runs on its own thread over NIC queue pair s and owns the QPs whose
+         * number {@link io.jrxe.rxe.spi.ShardMap} maps to it; the device gets one completion vector per shard (a
+         * CQ's {@code compVector} picks the shard of the QPs using it). The NIC needs at least as many queue pairs
+         * (virtio-net MQ with RSS). Default 1: one engine, NIC queue pair 0 only.
+         */
+        public Context shards(final int shards)
+        {
+            this.shards = shards;
+            return this;
+        }
+
+        /** @return engine shards (default 1) */
+        public int shards()
+        {
+            return shards;
+        }
+
+        /**
+         * The peer's engine shards, for picking UDP source ports its RSS steers to the shard owning each destination
+         * QP (assuming jrxe's default RSS key and table on the peer: {@code RssSourcePorts.forDefaults}); default
+         * this node's {@link #shards}. A peer that does not steer by them (the kernel's rxe) ignores the port; a jrxe
+         * peer with other RSS settings forwards what lands on a wrong shard ({@code shard_forwarded}).
+         */
+        public Context peerShards(final int peerShards)
+        {
+            this.peerShards = peerShards;
+            return this;
+        }
 
         /** DCQCN congestion control settings (default on, mlx5-like values) to adjust. */
         public DcqcnParameters dcqcn()
@@ -222,10 +257,13 @@ public final class RoceNode implements AutoCloseable
 
     private final NicDevice nic;
     private final NetStack stack;
-    private final NetStackPacketIo packetIo;
     private final RxeDevice device;
     private final DevicePort port;
     private final RxeEngine engine;
+    /** Shard i's engine and stack (index 0: {@link #engine}, {@link #stack}); one of each without shards. */
+    private final RxeEngine[] engines;
+    private final NetStack[] stacks;
+    private final EngineShards router;
     private final CountersFile counters;
     private final DeviceInfoFile deviceInfo;
     private final RxeMBeans mbeans;
@@ -235,6 +273,8 @@ public final class RoceNode implements AutoCloseable
     private final IdleStrategy idleStrategy;
     private final String deviceName;
     private final CachedNanoClock dutyCycleClock = new CachedNanoClock();
+    /** Shard s's duty-cycle clock (s >= 1), read by its engine and its stack lane; [0] unused. */
+    private final CachedNanoClock[] laneClocks;
     private final Consumer<Throwable> errorHandler;
     private NodeThreads thread;
 
@@ -257,6 +297,12 @@ public final class RoceNode implements AutoCloseable
             throw new IllegalArgumentException("RoceNode QP latency is published beside the counters file: set " +
                 "countersFile(true)");
         }
+        if (ctx.shards < 1 || ctx.shards > ShardMap.MAX_SHARDS || ctx.shards > ctx.nic.queuePairs())
+        {
+            throw new IllegalArgumentException("RoceNode.Context.shards = " + ctx.shards + " needs 1.." +
+                ShardMap.MAX_SHARDS + " and a NIC with as many queue pairs (VirtioNetConfig.queuePairs, virtio-net " +
+                "MQ); " + ctx.nic.name() + " has " + ctx.nic.queuePairs());
+        }
         this.nic = ctx.nic;
         this.deviceName = ctx.deviceName;
         // one clock read per duty cycle, shared by the engine and the stack (each would read it otherwise): the
@@ -267,14 +313,23 @@ public final class RoceNode implements AutoCloseable
             ctx.net.nanoClock(dutyCycleClock);
         }
         this.stack = new NetStack(nic, ctx.net);
-        this.packetIo = new NetStackPacketIo(stack);
-        this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress()));
+        this.stacks = new NetStack[ctx.shards];
+        this.laneClocks = new CachedNanoClock[ctx.shards];
+        stacks[0] = stack;
+        for (int s = 1; s < ctx.shards; s++)
+        {
+            laneClocks[s] = new CachedNanoClock();
+            laneClocks[s].update(dutyCycleClock.nanoTime());
+            stacks[s] = stack.lane(s, laneClocks[s]);
+        }
+        this.device = new RxeDevice(ctx.rxe.netdevMtu(nic.mtu()).macAddress(nic.macAddress())
+            .compVectors(ctx.shards));
         this.port = DevicePorts.claim(device);
         port.iovaSpace(nic.iovaSpace());
         fillGidTable(port, device.gidTable().length(), stack, nic.macAddress());
         this.counters = ctx.countersFile ? CountersFile.create(countersContext(ctx)) : null;
         this.errorHandler = ctx.errorHandler;
-        RxeEngine createdEngine = null;
+        final RxeEngine[] created = new RxeEngine[ctx.shards];
         DeviceInfoFile createdInfo = null;
         QpLatencyFile createdLatency = null;
         RxeMBeans createdMBeans = null;
@@ -283,28 +338,15 @@ public final class RoceNode implements AutoCloseable
             createdLatency = ctx.qpLatency ? QpLatencyFile.create(new QpLatencyFile.Context()
                 .path(QpLatencyFile.pathFor(counters.path())).deleteOnClose(!ctx.keepCountersFile)) : null;
             this.latency = createdLatency;
-            final RxeEngine.Context engineCtx = new RxeEngine.Context()
-                .packetIo(packetIo)
-                .poller(packetIo)
-                .nanoClock(ctx.nanoClock)
-                .dutyCycleClock(dutyCycleClock)
-                .dutyCycleWork(this::netdevWork)
-                .maxQps(ctx.maxQps)
-                .dcqcn(ctx.dcqcn);
-            if (null != counters)
+            for (int s = 0; s < ctx.shards; s++)
             {
-                engineCtx.countersFile(counters).counterSet(counters.deviceSet(0)); // per-QP sets under the device's
+                created[s] = createEngine(ctx, s);
             }
-            engineCtx.qpLatencyFile(latency);
-            if (null != ctx.errorHandler)
-            {
-                engineCtx.errorHandler(ctx.errorHandler);
-            }
-            createdEngine = new RxeEngine(engineCtx, port);
+            this.engines = created;
+            this.engine = created[0];
+            this.router = ctx.shards > 1 ? new EngineShards(port, created) : null;
             createdInfo = null != counters ? new DeviceInfoFile(counters.path().getParent(), deviceName, device) : null;
-            this.engine = createdEngine;
             this.deviceInfo = createdInfo;
-            packetIo.sink(engine);
             this.idleStrategy = null != ctx.idleStrategy ? ctx.idleStrategy : NodeThreads.Idle.PARK.create();
             this.linkWatch = new LinkWatch(nic, ctx.linkCheckIntervalNs, dutyCycleClock.nanoTime());
             linkChanged(linkWatch.isUp(), false);
@@ -318,9 +360,52 @@ public final class RoceNode implements AutoCloseable
         catch (final RuntimeException ex)
         {
             // nothing of the node stays behind (e.g. MBeans of a device of this name in this JVM already)
-            CloseHelper.quietCloseAll(createdMBeans, createdInfo, createdEngine, createdLatency, counters);
+            CloseHelper.quietCloseAll(createdMBeans, createdInfo);
+            CloseHelper.quietCloseAll(created);
+            CloseHelper.quietCloseAll(createdLatency, counters);
             throw ex;
         }
+    }
+
+    /**
+     * Shard {@code s}'s engine over its stack: shard 0 also watches the link and shares the node's duty-cycle clock
+     * with the primary stack; every shard counts into its own device set of the counters file.
+     */
+    private RxeEngine createEngine(final Context ctx, final int s)
+    {
+        final NetStackPacketIo io = new NetStackPacketIo(stacks[s]);
+        final RxeEngine.Context engineCtx = new RxeEngine.Context()
+            .packetIo(io)
+            .poller(io)
+            .nanoClock(ctx.nanoClock)
+            .maxQps(ctx.maxQps)
+            .dcqcn(ctx.dcqcn)
+            .shard(s, ctx.shards);
+        if (0 == s)
+        {
+            engineCtx.dutyCycleClock(dutyCycleClock).dutyCycleWork(this::netdevWork);
+        }
+        else
+        {
+            engineCtx.dutyCycleClock(laneClocks[s]);
+        }
+        if (ctx.shards > 1)
+        {
+            final int peers = 0 == ctx.peerShards ? ctx.shards : ctx.peerShards;
+            engineCtx.peerSteering(RssSourcePorts.forDefaults(peers), peers, stack.ipv4Address());
+        }
+        if (null != counters)
+        {
+            engineCtx.countersFile(counters).counterSet(counters.deviceSet(s)); // per-QP sets under the shard's
+        }
+        engineCtx.qpLatencyFile(latency);
+        if (null != ctx.errorHandler)
+        {
+            engineCtx.errorHandler(ctx.errorHandler);
+        }
+        final RxeEngine created = new RxeEngine(engineCtx, port);
+        io.sink(created);
+        return created;
     }
 
     /**
@@ -365,7 +450,7 @@ public final class RoceNode implements AutoCloseable
     private static CountersFile.Context countersContext(final Context ctx)
     {
         final CountersFile.Context c = new CountersFile.Context().deviceName(ctx.deviceName)
-            .deleteOnClose(!ctx.keepCountersFile);
+            .deleteOnClose(!ctx.keepCountersFile).deviceSets(ctx.shards);
         if (null != ctx.countersDirectory)
         {
             c.directory(ctx.countersDirectory);
@@ -412,10 +497,34 @@ public final class RoceNode implements AutoCloseable
         return device;
     }
 
-    /** @return the engine (its counters and invoker). */
+    /** @return the engine (its counters and invoker); with shards, shard 0's. */
     public RxeEngine engine()
     {
         return engine;
+    }
+
+    /** @return the engine shards ({@link Context#shards}) */
+    public int shards()
+    {
+        return engines.length;
+    }
+
+    /** @return shard {@code s}'s engine */
+    public RxeEngine engine(final int s)
+    {
+        return engines[s];
+    }
+
+    /** @return shard {@code s}'s stack (0: {@link #stack()}, else a lane over NIC queue pair s) */
+    public NetStack stack(final int s)
+    {
+        return stacks[s];
+    }
+
+    /** @return the router of a sharded node's device, or null with one shard */
+    public EngineShards router()
+    {
+        return router;
     }
 
     /** The counters file, or null when disabled. */
@@ -433,7 +542,16 @@ public final class RoceNode implements AutoCloseable
      */
     public int progress()
     {
-        return engine.progress();
+        if (1 == engines.length)
+        {
+            return engine.progress();
+        }
+        int work = 0;
+        for (final RxeEngine e : engines)
+        {
+            work += e.progress();
+        }
+        return work;
     }
 
     /**
@@ -447,7 +565,10 @@ public final class RoceNode implements AutoCloseable
     {
         if (idle instanceof ParkingIdleStrategy)
         {
-            engine.wakeup(((ParkingIdleStrategy)idle).wakeup());
+            for (final RxeEngine e : engines)
+            {
+                e.wakeup(((ParkingIdleStrategy)idle).wakeup());
+            }
         }
         return idle;
     }
@@ -462,8 +583,18 @@ public final class RoceNode implements AutoCloseable
     }
 
     /**
+     * The agent of engine shard {@code s} (role {@code jrxe-<name>-shard<s>}; shard 0's is {@link #agent()}), for a
+     * thread of its own: {@link NodeThreads} gives each shard one.
+     */
+    public Agent shardAgent(final int s)
+    {
+        return 0 == s ? agent() : new RxeAgent(engines[s], "jrxe-" + deviceName + "-shard" + s);
+    }
+
+    /**
      * Runs the engine on a dedicated thread until {@link #close()} ({@link NodeThreads.Layout#NODE} for this node,
-     * with the context's idle strategy).
+     * with the context's idle strategy); with shards, each other shard on a thread of its own that parks when idle
+     * ({@link NodeThreads.Idle#PARK}).
      */
     public synchronized void start()
     {
@@ -471,7 +602,17 @@ public final class RoceNode implements AutoCloseable
         {
             throw new IllegalStateException("node " + deviceName + " already started");
         }
-        thread = NodeThreads.start(NodeThreads.Layout.NODE, () -> idleStrategy, this);
+        // the context's strategy for shard 0's thread; a strategy has one thread's state, so other shards park
+        final boolean[] given = new boolean[1];
+        thread = NodeThreads.start(NodeThreads.Layout.NODE, () ->
+        {
+            if (given[0])
+            {
+                return NodeThreads.Idle.PARK.create();
+            }
+            given[0] = true;
+            return idleStrategy;
+        }, this);
     }
 
     /** The published device attributes, or null without counters files. */
@@ -499,7 +640,9 @@ public final class RoceNode implements AutoCloseable
     @Override
     public synchronized void close()
     {
-        CloseHelper.closeAll(thread, latencyMBean, mbeans, deviceInfo, engine, latency, counters);
+        CloseHelper.closeAll(thread, latencyMBean, mbeans, deviceInfo);
+        CloseHelper.closeAll(engines);
+        CloseHelper.closeAll(latency, counters);
         thread = null;
     }
 }

@@ -216,6 +216,17 @@ public final class Bth extends HeaderFlyweight
     }
 
     /**
+     * The destination QP of the BTH at {@code offset}, without wrapping a flyweight (for routing a packet before it
+     * is parsed).
+     *
+     * @return DestQP, 24 bits
+     */
+    public static int destQpn(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getInt(offset + DEST_QP_OFFSET - 1, java.nio.ByteOrder.BIG_ENDIAN) & 0xFF_FFFF;
+    }
+
+    /**
      * @param destQp destination QP number, 24 bits
      * @return this for chaining
      */

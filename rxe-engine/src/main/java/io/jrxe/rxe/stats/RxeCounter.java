@@ -145,7 +145,14 @@ public enum RxeCounter
      * domain's, or another SRQ than the message in progress took its receive from); answered with NAK invalid
      * request. jrxe's own name: rxe has no XRC.
      */
-    XRC_BAD_SRQN(56, "xrc_bad_srqn", "XRC requests naming no XRC SRQ of the target's domain");
+    XRC_BAD_SRQN(56, "xrc_bad_srqn", "XRC requests naming no XRC SRQ of the target's domain"),
+    /**
+     * Packets that arrived on an engine shard's NIC queue pair for a QP of another shard (the sender's UDP source
+     * port did not steer them by the peer's RSS) and were handed to the owner shard. jrxe's own: rxe has no shards.
+     */
+    SHARD_FORWARDED(57, "shard_forwarded", "packets handed to the engine shard that owns their QP"),
+    /** Packets for another shard dropped because its forward ring was full (RC recovers by retransmission). */
+    SHARD_FORWARD_DROPS(58, "shard_forward_drops", "packets dropped because a shard's forward ring was full");
 
     private static final RxeCounter[] BY_ID;
 

@@ -2,6 +2,7 @@ package io.jrxe.rxe.node;
 
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.CqInitAttr;
 import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.ProtectionDomain;
@@ -36,12 +37,30 @@ final class PairTraffic
 
     PairTraffic(final NodePair pair, final IntSupplier drive)
     {
+        this(pair, drive, 0);
+    }
+
+    /** With both QPs' CQs on completion vector {@code compVector} (the engine shard of a sharded node). */
+    PairTraffic(final NodePair pair, final IntSupplier drive, final int compVector)
+    {
         this.drive = drive;
-        a = new End(pair.a());
-        b = new End(pair.b());
+        a = new End(pair.a(), compVector);
+        b = new End(pair.b(), compVector);
         final QpConnector connector = new QpConnector();
         connector.connect(pair.a().device(), a.qp, 0, GidTable.ipv4MappedLo(NodePair.IP_B), b.qp.qpn(), 200, 100);
         connector.connect(pair.b().device(), b.qp, 0, GidTable.ipv4MappedLo(NodePair.IP_A), a.qp.qpn(), 100, 200);
+    }
+
+    /** @return node A's QP */
+    QueuePair qpA()
+    {
+        return a.qp;
+    }
+
+    /** @return node B's QP */
+    QueuePair qpB()
+    {
+        return b.qp;
     }
 
     /** {@code rounds} SENDs A to B, each answered by a SEND B to A with the same bytes. */
@@ -121,10 +140,10 @@ final class PairTraffic
         final RecvWorkRequest recv = new RecvWorkRequest(1);
         final WorkCompletion[] wcs = {new WorkCompletion()};
 
-        End(final RoceNode node)
+        End(final RoceNode node, final int compVector)
         {
             final ProtectionDomain pd = node.device().allocPd();
-            cq = node.device().createCq(16, null);
+            cq = node.device().createCq(new CqInitAttr().cqe(16).compVector(compVector));
             final QpInitAttr init = new QpInitAttr().qpType(QpType.RC).sendCq(cq).recvCq(cq);
             init.cap().maxSendWr(4).maxRecvWr(4).maxSendSge(1).maxRecvSge(1);
             qp = node.device().createQp(pd, init);
