@@ -224,7 +224,8 @@ public final class EmulatedVirtioNet implements PciFunction
 
         /**
          * MSI-X table size, 1..2048 (PCI 3.0 §6.8.2.3); default 1 + maxQueuePairs, which lets a driver give config
-         * changes and each queue pair a vector. Smaller tables model devices whose pairs cannot all interrupt.
+         * changes and each queue pair a vector; 0 restores that default. Smaller tables model devices whose pairs
+         * cannot all interrupt.
          */
         public Context msixVectors(final int msixVectors)
         {
