@@ -258,6 +258,38 @@ class PairInterruptsOnEmulatedDeviceTest
     }
 
     @Test
+    void pairOneKeepsItsVectorAcrossAReset()
+    {
+        open(0);
+        final Wakeup line1 = new Wakeup("pair-1");
+        assertTrue(a.wakeOnInterrupt(1, line1));
+        a.reset(); // the device forgets its queue vectors; the driver maps them again
+        assertTimeoutPreemptively(TIMEOUT, () ->
+        {
+            while (RxFilterStatus.PENDING == a.rssStatus())
+            {
+                Thread.yield(); // RSS_CONFIG goes out again after the reset
+            }
+        });
+        assertEquals(RxFilterStatus.APPLIED, a.rssStatus(), a.rssError());
+        line1.arm();
+        send(1, 0);
+        assertTimeoutPreemptively(TIMEOUT, () ->
+        {
+            while (line1.armed())
+            {
+                Thread.yield(); // until pair 1's interrupt signalled its line
+            }
+        });
+        assertEquals(1, network.nic(0).interrupts(1));
+        assertEquals(0, network.nic(0).interrupts(0));
+        line1.disarm();
+        final int[] ids = new int[4];
+        assertEquals(1, a.rxBatch(1, ids, ids.length));
+        a.pool(1).free(ids[0]);
+    }
+
+    @Test
     void aPairBeyondTheMsixTablePollsAndOnlyPairZeroInterrupts()
     {
         open(1);
