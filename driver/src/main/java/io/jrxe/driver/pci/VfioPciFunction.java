@@ -2,6 +2,7 @@ package io.jrxe.driver.pci;
 
 import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.vfio.BarMapping;
+import io.jrxe.vfio.Syscalls;
 import io.jrxe.vfio.VfioContainer;
 import io.jrxe.vfio.VfioContext;
 import io.jrxe.vfio.VfioDevice;
@@ -9,7 +10,6 @@ import io.jrxe.vfio.VfioException;
 import io.jrxe.vfio.VfioIoctl;
 import io.jrxe.vfio.VfioIrqWaiter;
 import io.jrxe.vfio.VfioSession;
-import io.jrxe.vfio.Syscalls;
 
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
