@@ -313,14 +313,38 @@ public interface NicDevice extends AutoCloseable
     }
 
     /**
-     * Lets the NIC's interrupt wake the thread of {@code wakeup} while it sleeps: the NIC registers an
-     * {@link Wakeup.Arming} that turns its interrupts on when the thread arms and off when it polls again. Set-up
-     * only, before that thread starts.
+     * Lets the NIC's interrupt for queue pair 0 (and its configuration changes) wake the thread of {@code wakeup}
+     * while it sleeps: {@link #wakeOnInterrupt(int, Wakeup) wakeOnInterrupt(0, wakeup)}.
      *
      * @return false if the NIC cannot interrupt: the thread's bounded park is then what finds received frames
      */
     default boolean wakeOnInterrupt(final Wakeup wakeup)
     {
+        return wakeOnInterrupt(0, wakeup);
+    }
+
+    /**
+     * Lets the NIC's interrupt for queue pair {@code q} wake the thread of {@code wakeup}, the pair's owner, while
+     * it sleeps: the NIC registers an {@link Wakeup.Arming} that turns pair q's interrupts on when the thread arms
+     * and off when it polls again. Each pair interrupts on its own line: a frame for pair 1 does not wake pair 0's
+     * thread.
+     * <p>
+     * Threads: control path (pair 0's owner), set-up only, before pair q's owner thread starts; one line per pair
+     * (called again for the same pair, the interrupt goes to the new line, for a new owner thread).
+     *
+     * @param q      the queue pair, {@code 0..queuePairs() - 1}
+     * @param wakeup the line of pair q's owner thread
+     * @return false if the NIC cannot interrupt for pair q (no interrupt vector for it): pair q's owner then
+     *         polls, and its bounded park is what finds received frames
+     * @throws IllegalArgumentException if {@code q} is not a queue pair of this NIC
+     */
+    default boolean wakeOnInterrupt(final int q, final Wakeup wakeup)
+    {
+        if (q < 0 || q >= queuePairs())
+        {
+            throw new IllegalArgumentException("queue pair " + q + " of " + name() + ", which runs 0.." +
+                (queuePairs() - 1));
+        }
         return false;
     }
 

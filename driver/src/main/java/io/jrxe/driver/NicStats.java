@@ -15,8 +15,9 @@ public final class NicStats
     /** Frames a txBatch could not take because the tx ring was full (the caller keeps them; NetStack retries). */
     public long txRingFull;
     /**
-     * Interrupts that woke the thread driving the device (MSI-X while it slept, {@link NicDevice#wakeOnInterrupt});
-     * the device's interrupt path counts them and the driver copies the count in when the stats are read.
+     * Interrupts that woke the thread driving the queue pair (its MSI-X vector's messages while it slept,
+     * {@link NicDevice#wakeOnInterrupt(int, io.jrxe.driver.wake.Wakeup)}); the device's interrupt path counts them
+     * and the driver copies the count in when the stats are read.
      */
     public long interrupts;
 

@@ -35,13 +35,16 @@ import java.nio.ByteOrder;
  * promiscuous after reset, so a driver that sends no command receives every frame of the wire; once it turns
  * promiscuous mode off, frames for other MACs are dropped and counted
  * ({@link EmulatedNicCounters#RX_DROPPED_FILTERED}).
- * Interrupts: until {@link #routeInterrupts} routes its one MSI-X vector to a thread's line, vector writes read
- * back NO_VECTOR and drivers poll; once routed, queues and config changes mapped to vector 0 signal that line.
+ * Interrupts: an MSI-X table of {@link Context#msixVectors(int)} entries (default 1 + maxQueuePairs: config and
+ * one per pair). Until {@link #routeInterrupt} routes a vector to a thread's line, writes of that vector read back
+ * NO_VECTOR and drivers poll; once routed, queues and config changes mapped to it signal that line, and only it.
  */
 public final class EmulatedVirtioNet implements PciFunction
 {
     /** Most queue pairs of an emulated device: 2N + 1 queues fit the notify region of 1024 queue addresses. */
     public static final int MAX_QUEUE_PAIRS = 256;
+    /** Largest MSI-X table, PCI 3.0 §6.8.2.3 (Table Size is 11 bits, N - 1 encoded). */
+    public static final int MAX_MSIX_VECTORS = 2048;
 
     /** Settings for one emulated device, with defaults. */
     public static final class Context
@@ -54,6 +57,8 @@ public final class EmulatedVirtioNet implements PciFunction
         private boolean controlQueue = true;
         private int maxQueuePairs = 1;
         private boolean rss = true;
+        /** 0: 1 + maxQueuePairs. */
+        private int msixVectors;
         private int batchSize = 64;
         private WirePort port;
         private EmulatedIommu iommu;
@@ -211,6 +216,23 @@ public final class EmulatedVirtioNet implements PciFunction
             return this;
         }
 
+        /** MSI-X table size: {@link #msixVectors(int)} if set, else 1 + {@link #maxQueuePairs()}. */
+        public int msixVectors()
+        {
+            return 0 == msixVectors ? 1 + maxQueuePairs : msixVectors;
+        }
+
+        /**
+         * MSI-X table size, 1..2048 (PCI 3.0 §6.8.2.3); default 1 + maxQueuePairs, which lets a driver give config
+         * changes and each queue pair a vector; 0 restores that default. Smaller tables model devices whose pairs
+         * cannot all interrupt.
+         */
+        public Context msixVectors(final int msixVectors)
+        {
+            this.msixVectors = msixVectors;
+            return this;
+        }
+
         /** A copy of the shared settings for one NIC of a network; IOMMU and idle strategy are not shared. */
         Context copyFor(final String address, final long mac, final WirePort port)
         {
@@ -221,6 +243,7 @@ public final class EmulatedVirtioNet implements PciFunction
             c.controlQueue = controlQueue;
             c.maxQueuePairs = maxQueuePairs;
             c.rss = rss;
+            c.msixVectors = msixVectors;
             c.batchSize = batchSize;
             c.errorHandler = errorHandler;
             return c;
@@ -299,6 +322,11 @@ public final class EmulatedVirtioNet implements PciFunction
             throw new IllegalArgumentException("maxQueuePairs " + ctx.maxQueuePairs() + " needs the control " +
                 "queue (VIRTIO_NET_F_MQ requires VIRTIO_NET_F_CTRL_VQ, virtio 1.x §5.1.3.1): leave controlQueue on");
         }
+        if (ctx.msixVectors() < 1 || ctx.msixVectors() > MAX_MSIX_VECTORS)
+        {
+            throw new IllegalArgumentException("msixVectors must be in [1, " + MAX_MSIX_VECTORS + "] (the MSI-X " +
+                "table size): " + ctx.msixVectors());
+        }
         if (0 != (ctx.mac() >>> 48))
         {
             throw new IllegalArgumentException("mac must fit in 48 bits: 0x" + Long.toHexString(ctx.mac()));
@@ -315,7 +343,7 @@ public final class EmulatedVirtioNet implements PciFunction
         this.rxFilter = new EmulatedRxFilter(mac);
         this.steering = new EmulatedSteering(ctx.maxQueuePairs());
         this.registers = new VirtioNetRegisters(mac, mtu, maxQueueSize, ctx.linkUp(), ctx.controlQueue(),
-            ctx.maxQueuePairs(), ctx.rss(), counters, this::resetDevice);
+            ctx.maxQueuePairs(), ctx.rss(), ctx.msixVectors(), counters, this::resetDevice);
         this.config = new EmulatedConfigSpace(registers, counters);
         this.bar4 = new Bar4();
         port.attach();
@@ -427,13 +455,19 @@ public final class EmulatedVirtioNet implements PciFunction
         port.detach();
     }
 
-    /** MSI-X as a one-vector table whose message signals {@code target} (see {@link VirtioNetRegisters}). */
+    /** {@inheritDoc} {@link Context#msixVectors()}. */
     @Override
-    public int routeInterrupts(final Wakeup target)
+    public int interruptVectors()
+    {
+        return registers.msixVectors();
+    }
+
+    /** MSI-X vector {@code vector}'s message signals {@code target} (see {@link VirtioNetRegisters}). */
+    @Override
+    public boolean routeInterrupt(final int vector, final Wakeup target)
     {
         checkOpen();
-        registers.routeInterrupts(target);
-        return 1;
+        return registers.routeInterrupt(vector, target);
     }
 
     @Override
@@ -443,9 +477,15 @@ public final class EmulatedVirtioNet implements PciFunction
     }
 
     @Override
+    public long interrupts(final int vector)
+    {
+        return registers.msixMessages(vector);
+    }
+
+    @Override
     public void unrouteInterrupts()
     {
-        registers.routeInterrupts(null);
+        registers.unrouteInterrupts();
     }
 
     /**

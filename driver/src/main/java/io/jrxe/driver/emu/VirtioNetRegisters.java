@@ -5,7 +5,8 @@ import io.jrxe.driver.wake.Wakeup;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import static io.jrxe.driver.emu.VirtioSpec.*;
 import static io.jrxe.driver.virtio.SplitVirtqueue.*;
@@ -27,6 +28,12 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * 32-bit halves or as one 64-bit access, which is split low half first as QEMU's 4-byte-max region does. Other
  * accesses are ignored and counted in {@link EmulatedNicCounters#BAD_REGISTER_ACCESSES}.
  * <p>
+ * MSI-X: a table of {@code msixVectors} entries, each routed (or not) to a thread's {@link Wakeup} as VFIO routes a
+ * vector to an eventfd. A queue or config change mapped to vector v signals v's line only:
+ * <pre>
+ *   msix_config / queue_msix_vector[q] = v ──▶ raise: msixMessages[v]++ ; targets[v].signal()
+ *   a write of v outside the table, or of a vector not routed, reads back NO_VECTOR (§4.1.5.1.2.1)
+ * </pre>
  * Threads: register accesses come from the driver thread; the device agent reads {@link #status()},
  * queue registers and kicks, and sets DEVICE_NEEDS_RESET and ISR bits.
  */
@@ -71,11 +78,12 @@ final class VirtioNetRegisters implements MmioRegion
     private final int configLength;
     /** The thread running the device model: a notification or a status change wakes it. */
     private volatile Wakeup deviceWakeup;
-    /** Where MSI-X vector 0 is routed (what VFIO's eventfd is on a real device); null: no MSI-X. */
-    private volatile Wakeup interruptTarget;
-    /** Vectors a driver may map: 1 while interrupts are routed, else 0 (every mapping fails, §4.1.5.1.2.1). */
-    private volatile int msixVectors;
-    private final AtomicLong msixMessages = new AtomicLong();
+    /**
+     * Where each MSI-X vector is routed (what VFIO's eventfds are on a real device); null: not routed, and a
+     * driver's mapping to it fails (§4.1.5.1.2.1). Written by the driver's control path, read by the device.
+     */
+    private final AtomicReferenceArray<Wakeup> vectorTargets;
+    private final AtomicLongArray msixMessages;
     private final byte[] netConfig = new byte[CONFIG_LENGTH_RSS];
     private volatile int configGeneration;
     /** Mirror of the status field's LINK_UP bit for the device thread. */
@@ -92,9 +100,11 @@ final class VirtioNetRegisters implements MmioRegion
 
     VirtioNetRegisters(
         final long mac, final int mtu, final int maxQueueSize, final boolean linkUp, final boolean controlQueue,
-        final int maxQueuePairs, final boolean rss, final EmulatedNicCounters counters,
+        final int maxQueuePairs, final boolean rss, final int msixVectors, final EmulatedNicCounters counters,
         final ResetHandler resetHandler)
     {
+        this.vectorTargets = new AtomicReferenceArray<>(msixVectors);
+        this.msixMessages = new AtomicLongArray(msixVectors);
         this.counters = counters;
         this.resetHandler = resetHandler;
         final boolean mq = controlQueue && maxQueuePairs > 1;
@@ -207,20 +217,52 @@ final class VirtioNetRegisters implements MmioRegion
         deviceWakeup = wakeup;
     }
 
-    /** @return MSI-X messages sent to the routed target. */
+    /** @return MSI-X messages sent to routed targets, all vectors. */
     long msixMessages()
     {
-        return msixMessages.get();
+        long sum = 0;
+        for (int v = 0; v < msixMessages.length(); v++)
+        {
+            sum += msixMessages.get(v);
+        }
+        return sum;
+    }
+
+    /** @return MSI-X messages sent on {@code vector} to its routed target (0 outside the table). */
+    long msixMessages(final int vector)
+    {
+        return vector < 0 || vector >= msixMessages.length() ? 0 : msixMessages.get(vector);
+    }
+
+    /** The MSI-X table size. */
+    int msixVectors()
+    {
+        return vectorTargets.length();
     }
 
     /**
-     * Routes MSI-X vector 0 to {@code target} (null: unroute). The driver then maps queues and config changes to
-     * vector 0 as on a device with a one-entry MSI-X table.
+     * Routes MSI-X vector {@code vector} to {@code target} (null: unroute). The driver then maps queues and config
+     * changes to it.
+     *
+     * @return false if the table has no such vector
      */
-    void routeInterrupts(final Wakeup target)
+    boolean routeInterrupt(final int vector, final Wakeup target)
     {
-        interruptTarget = target;
-        msixVectors = null == target ? 0 : 1;
+        if (vector < 0 || vector >= vectorTargets.length())
+        {
+            return false;
+        }
+        vectorTargets.set(vector, target);
+        return true;
+    }
+
+    /** Unroutes every vector: mapped queues and config changes then send nothing. */
+    void unrouteInterrupts()
+    {
+        for (int v = 0; v < vectorTargets.length(); v++)
+        {
+            vectorTargets.set(v, null);
+        }
     }
 
     /**
@@ -230,29 +272,34 @@ final class VirtioNetRegisters implements MmioRegion
     void raiseQueueInterrupt(final int queue)
     {
         raiseIsr(ISR_QUEUE);
-        if (NO_VECTOR != queues[queue].msixVector)
-        {
-            sendMsix();
-        }
+        sendMsix(queues[queue].msixVector);
     }
 
     private void raiseConfigInterrupt()
     {
         raiseIsr(ISR_CONFIG);
-        if (NO_VECTOR != msixConfig)
+        sendMsix(msixConfig);
+    }
+
+    /** The message of {@code vector}, if the driver mapped the source to one and it is routed. */
+    private void sendMsix(final int vector)
+    {
+        if (NO_VECTOR == vector)
         {
-            sendMsix();
+            return;
+        }
+        final Wakeup target = vectorTargets.get(vector);
+        if (null != target)
+        {
+            msixMessages.incrementAndGet(vector);
+            target.signal();
         }
     }
 
-    private void sendMsix()
+    /** Vectors outside the table or not routed fail and read back NO_VECTOR (§4.1.5.1.2.1). */
+    private int mappable(final int vector)
     {
-        final Wakeup target = interruptTarget;
-        if (null != target)
-        {
-            msixMessages.incrementAndGet();
-            target.signal();
-        }
+        return vector < vectorTargets.length() && null != vectorTargets.get(vector) ? vector : NO_VECTOR;
     }
 
     private void wakeDevice()
@@ -501,8 +548,7 @@ final class VirtioNetRegisters implements MmioRegion
                 writeDriverFeatures(value);
                 break;
             case COMMON_MSIX_CONFIG:
-                // vectors beyond the routed table fail and read back NO_VECTOR (§4.1.5.1.2.1)
-                msixConfig = (value & 0xffff) < msixVectors ? value & 0xffff : NO_VECTOR;
+                msixConfig = mappable(value & 0xffff);
                 break;
             case COMMON_DEVICE_STATUS:
                 writeStatus(value & 0xff);
@@ -516,7 +562,7 @@ final class VirtioNetRegisters implements MmioRegion
             case COMMON_QUEUE_MSIX_VECTOR:
                 if (null != q)
                 {
-                    q.msixVector = (value & 0xffff) < msixVectors ? value & 0xffff : NO_VECTOR;
+                    q.msixVector = mappable(value & 0xffff);
                 }
                 break;
             case COMMON_QUEUE_ENABLE:

@@ -4,14 +4,15 @@ import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.vfio.VfioException;
 import io.jrxe.vfio.VfioIrqWaiter;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The thread that takes a VFIO device's MSI-X interrupts and signals the {@link Wakeup} of the thread that drives
- * the device. It blocks in {@code poll(2)} on the vectors' eventfds (JNA: never on the data path), so an engine
- * that parked is woken by the NIC instead of a clock.
+ * The thread that takes one MSI-X vector of a VFIO device and signals the {@link Wakeup} of the thread the vector
+ * is routed to (one thread per routed vector, so each vector wakes its own line). It blocks in {@code poll(2)} on
+ * the vector's eventfd (JNA: never on the data path), so an engine that parked is woken by the NIC instead of a
+ * clock.
  * <pre>
- *   NIC ──MSI-X message──▶ vfio-pci ──eventfd──▶ this thread: poll, read counter ──signal──▶ engine thread unparks
+ *   NIC ──MSI-X message v──▶ vfio-pci ──eventfd v──▶ thread v: poll, read counter ──signal──▶ v's owner unparks
  * </pre>
  * The poll times out every {@link #POLL_MS} so that {@link #close()} is seen without closing the eventfds under
  * a poll in progress.
@@ -22,15 +23,25 @@ final class MsixInterruptThread implements AutoCloseable
 
     private final VfioIrqWaiter waiter;
     private final Thread thread;
-    private final AtomicLong interrupts = new AtomicLong();
+    /** The function's per-vector counts; this thread adds to slot {@link #vector} only. */
+    private final AtomicLongArray interrupts;
+    private final int vector;
     private volatile Wakeup target;
     private volatile boolean running = true;
 
-    MsixInterruptThread(final String address, final VfioIrqWaiter waiter, final Wakeup target)
+    /**
+     * @param waiter     a waiter over vector {@code vector}'s eventfd only
+     * @param interrupts the function's interrupt counts by vector
+     */
+    MsixInterruptThread(
+        final String address, final int vector, final VfioIrqWaiter waiter, final Wakeup target,
+        final AtomicLongArray interrupts)
     {
         this.waiter = waiter;
         this.target = target;
-        this.thread = new Thread(this::run, "jrxe-irq-" + address);
+        this.vector = vector;
+        this.interrupts = interrupts;
+        this.thread = new Thread(this::run, "jrxe-irq-" + address + "-v" + vector);
         thread.setDaemon(true);
         thread.start();
     }
@@ -41,12 +52,6 @@ final class MsixInterruptThread implements AutoCloseable
         target = wakeup;
     }
 
-    /** @return interrupt wake-ups taken so far. */
-    long interrupts()
-    {
-        return interrupts.get();
-    }
-
     private void run()
     {
         while (running)
@@ -55,7 +60,7 @@ final class MsixInterruptThread implements AutoCloseable
             {
                 if (waiter.await(POLL_MS) > 0)
                 {
-                    interrupts.incrementAndGet();
+                    interrupts.incrementAndGet(vector);
                     target.signal();
                 }
             }

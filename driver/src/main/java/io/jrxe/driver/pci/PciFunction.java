@@ -54,24 +54,58 @@ public interface PciFunction extends AutoCloseable
     void reset();
 
     /**
-     * Routes the function's MSI-X vector 0 to {@code target}: each message the device sends on it signals the
-     * line (through a VFIO eventfd on a real device). The driver then maps its queues to vector 0. Control path.
+     * The function's MSI-X table size: the vectors {@link #routeInterrupt} can route ({@code 0..n-1}). Control
+     * path.
      *
-     * @param target the line of the thread that takes the interrupts
-     * @return the vectors routed ({@code 0..n-1}), 0 if this function cannot interrupt
+     * @return the number of MSI-X vectors, 0 if this function cannot interrupt
      */
-    default int routeInterrupts(final Wakeup target)
+    default int interruptVectors()
     {
         return 0;
     }
 
-    /** @return interrupt messages delivered to the routed target so far. */
+    /**
+     * Routes the function's MSI-X vector {@code vector} to {@code target}: each message the device sends on it
+     * signals the line (through a VFIO eventfd on a real device). The driver then maps queues to that vector.
+     * Routed already, the vector's messages go to {@code target} from now on (a new thread took over). Each
+     * vector has its own line, so a message on vector 1 never signals vector 0's. Control path.
+     *
+     * @param vector the MSI-X table entry, {@code 0..interruptVectors() - 1}
+     * @param target the line of the thread that takes the vector's interrupts
+     * @return false if this function has no such vector or cannot interrupt (the driver then polls)
+     */
+    default boolean routeInterrupt(final int vector, final Wakeup target)
+    {
+        return false;
+    }
+
+    /**
+     * Routes MSI-X vector 0 to {@code target}, as {@link #routeInterrupt routeInterrupt(0, target)}.
+     *
+     * @param target the line of the thread that takes the interrupts
+     * @return 1 if vector 0 was routed, 0 if this function cannot interrupt
+     */
+    default int routeInterrupts(final Wakeup target)
+    {
+        return routeInterrupt(0, target) ? 1 : 0;
+    }
+
+    /** @return interrupt messages delivered to the routed targets so far, all vectors. */
     default long interrupts()
     {
         return 0;
     }
 
-    /** Stops what {@link #routeInterrupts} started (the device then sends no messages); before {@link #close}. */
+    /** @return interrupt messages delivered to vector {@code vector}'s target so far (0 for no such vector). */
+    default long interrupts(final int vector)
+    {
+        return 0 == vector ? interrupts() : 0;
+    }
+
+    /**
+     * Stops what {@link #routeInterrupt} started, every vector (the device then sends no messages); before
+     * {@link #close}.
+     */
     default void unrouteInterrupts()
     {
     }

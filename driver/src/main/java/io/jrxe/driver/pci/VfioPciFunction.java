@@ -2,12 +2,17 @@ package io.jrxe.driver.pci;
 
 import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.vfio.BarMapping;
+import io.jrxe.vfio.Syscalls;
 import io.jrxe.vfio.VfioContainer;
 import io.jrxe.vfio.VfioContext;
 import io.jrxe.vfio.VfioDevice;
 import io.jrxe.vfio.VfioException;
 import io.jrxe.vfio.VfioIoctl;
+import io.jrxe.vfio.VfioIrqWaiter;
 import io.jrxe.vfio.VfioSession;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A PCI function owned through VFIO: config space by pread/pwrite on the device fd, BARs mmap'ed and wrapped in
@@ -28,14 +33,35 @@ public final class VfioPciFunction implements PciFunction
     private final MmioRegion[] bars = new MmioRegion[BAR_COUNT];
     private final DmaMapper dma;
     private boolean closed;
-    private volatile MsixInterruptThread interruptThread;
-    private volatile long interruptsBefore;
+    /** poll and read of the interrupt eventfds; null: the real system calls, loaded when first needed. */
+    private Syscalls syscalls;
+    /** By MSI-X vector, allocated at the first route (table size): where it goes, and its thread. */
+    private Wakeup[] targets;
+    private MsixInterruptThread[] threads;
+    /** Interrupts taken by vector; read by any thread. */
+    private volatile AtomicLongArray counts;
+    /** Vectors 0..enabled-1 are enabled on {@link #eventfds}. */
+    private int enabled;
+    private int[] eventfds;
 
-    /** Wraps an open session; the function owns it from now on and closes it in {@link #close()}. */
+    /**
+     * Wraps an open session; the function owns it from now on and closes it in {@link #close()}. Interrupts are
+     * waited for with the real system calls.
+     */
     public VfioPciFunction(final VfioSession session)
+    {
+        this(session, null);
+    }
+
+    /**
+     * Wraps an open session whose interrupt eventfds are polled and read through {@code syscalls} (the session's
+     * own system calls; null for the real ones).
+     */
+    public VfioPciFunction(final VfioSession session, final Syscalls syscalls)
     {
         this.session = session;
         this.dma = new ContainerDmaMapper(session.container());
+        this.syscalls = syscalls;
     }
 
     /**
@@ -49,7 +75,7 @@ public final class VfioPciFunction implements PciFunction
     /** Opens {@code pciAddress} through the syscalls, sysfs and /dev/vfio of {@code context}. */
     public static VfioPciFunction open(final VfioContext context, final String pciAddress)
     {
-        return new VfioPciFunction(VfioSession.open(context, pciAddress));
+        return new VfioPciFunction(VfioSession.open(context, pciAddress), context.syscalls());
     }
 
     /** The VFIO objects behind this function, e.g. for interrupts ({@link VfioDevice#enableMsix}). */
@@ -122,52 +148,156 @@ public final class VfioPciFunction implements PciFunction
         device().reset();
     }
 
-    /**
-     * Enables MSI-X vector 0 on an eventfd and starts the thread that signals {@code target} on each interrupt;
-     * routed already, the interrupts go to {@code target} from now on. {@inheritDoc}
-     */
+    /** {@inheritDoc} The MSI-X IRQ count VFIO reports (VFIO_DEVICE_GET_IRQ_INFO), 0 if it cannot tell. */
     @Override
-    public synchronized int routeInterrupts(final Wakeup target)
+    public int interruptVectors()
     {
-        if (null != interruptThread)
-        {
-            interruptThread.target(target);
-            return 1;
-        }
-        final VfioDevice device = device();
         try
         {
-            if (device.irqInfo(VfioIoctl.VFIO_PCI_MSIX_IRQ_INDEX).count < 1)
-            {
-                return 0;
-            }
-            device.enableMsix(1);
+            return device().irqInfo(VfioIoctl.VFIO_PCI_MSIX_IRQ_INDEX).count;
         }
         catch (final VfioException ex)
         {
-            System.err.println(address() + ": no MSI-X interrupts, the driver polls: " + ex.getMessage());
             return 0;
         }
-        interruptThread = new MsixInterruptThread(address(), device.irqWaiter(VfioIoctl.VFIO_PCI_MSIX_IRQ_INDEX),
-            target);
-        return 1;
+    }
+
+    /**
+     * Enables MSI-X vectors {@code 0..vector} on eventfds if fewer are enabled, and starts the thread that
+     * signals {@code target} on each interrupt of {@code vector}; routed already, its interrupts go to
+     * {@code target} from now on. {@inheritDoc}
+     * <p>
+     * VFIO enables a block of vectors in one VFIO_DEVICE_SET_IRQS call; a larger block replaces the enabled one
+     * (its eventfds are closed), so the threads of the vectors routed before are stopped first and started again
+     * on the new eventfds. Messages during the switch are lost: call it before the vectors' threads park.
+     */
+    @Override
+    public synchronized boolean routeInterrupt(final int vector, final Wakeup target)
+    {
+        final int table = interruptVectors();
+        if (vector < 0 || vector >= table)
+        {
+            return false;
+        }
+        if (null == targets)
+        {
+            targets = new Wakeup[table];
+            threads = new MsixInterruptThread[table];
+            counts = new AtomicLongArray(table);
+        }
+        targets[vector] = target;
+        if (null != threads[vector])
+        {
+            threads[vector].target(target);
+            return true;
+        }
+        if (vector >= enabled && !enable(vector + 1))
+        {
+            targets[vector] = null;
+            return false;
+        }
+        startThreads();
+        return true;
+    }
+
+    /** Enables vectors 0..count-1 (the threads of the old block stopped); on failure restores the old block. */
+    private boolean enable(final int count)
+    {
+        stopThreads(); // the old block's eventfds close when the new block replaces it
+        final VfioDevice device = device();
+        try
+        {
+            eventfds = device.enableMsix(count);
+            enabled = count;
+            return true;
+        }
+        catch (final VfioException ex)
+        {
+            System.err.println(address() + ": no MSI-X vectors 0.." + (count - 1) + ", those without an " +
+                "interrupt poll: " + ex.getMessage());
+        }
+        if (enabled > 0)
+        {
+            try
+            {
+                eventfds = device.enableMsix(enabled);
+                startThreads();
+            }
+            catch (final VfioException ex)
+            {
+                System.err.println(address() + ": MSI-X lost, the driver polls: " + ex.getMessage());
+                enabled = 0;
+                eventfds = null;
+            }
+        }
+        return false;
+    }
+
+    /** A thread for each routed vector of the enabled block that has none. */
+    private void startThreads()
+    {
+        for (int v = 0; v < enabled; v++)
+        {
+            if (null != targets[v] && null == threads[v])
+            {
+                threads[v] = new MsixInterruptThread(address(), v,
+                    new VfioIrqWaiter(syscalls(), new int[]{ eventfds[v] }), targets[v], counts);
+            }
+        }
+    }
+
+    private void stopThreads()
+    {
+        for (int v = 0; null != threads && v < threads.length; v++)
+        {
+            if (null != threads[v])
+            {
+                threads[v].close();
+                threads[v] = null;
+            }
+        }
+    }
+
+    private Syscalls syscalls()
+    {
+        if (null == syscalls)
+        {
+            syscalls = new VfioContext().syscalls();
+        }
+        return syscalls;
     }
 
     @Override
     public long interrupts()
     {
-        final MsixInterruptThread t = interruptThread;
-        return null == t ? interruptsBefore : interruptsBefore + t.interrupts();
+        final AtomicLongArray c = counts;
+        long sum = 0;
+        for (int v = 0; null != c && v < c.length(); v++)
+        {
+            sum += c.get(v);
+        }
+        return sum;
+    }
+
+    @Override
+    public long interrupts(final int vector)
+    {
+        final AtomicLongArray c = counts;
+        return null == c || vector < 0 || vector >= c.length() ? 0 : c.get(vector);
     }
 
     @Override
     public synchronized void unrouteInterrupts()
     {
-        if (null != interruptThread)
+        stopThreads();
+        if (null != targets)
         {
-            interruptThread.close();
-            interruptsBefore += interruptThread.interrupts();
-            interruptThread = null;
+            Arrays.fill(targets, null);
+        }
+        if (enabled > 0)
+        {
+            enabled = 0;
+            eventfds = null;
             if (!closed)
             {
                 device().disableIrqs(VfioIoctl.VFIO_PCI_MSIX_IRQ_INDEX);

@@ -42,9 +42,17 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * control path (open, {@link #linkUp()}, receive filter, RSS, {@link #wakeOnInterrupt}, the tx gather methods,
  * {@link #reset()}, {@link #close()}) and the methods without a pair number belong to pair 0's owner; reset and
  * close also need every other owner stopped. A broken ring of pair q above 0 makes its data path return 0; pair 0's
- * owner notices it in {@link #linkUp()} and fails the device, as for pair 0. Only pair 0's queues take the MSI-X
- * vector of {@link #wakeOnInterrupt}; the other pairs' threads poll. Zero-copy transmit ({@link #txGather}) is for
- * pair 0's buffers only.
+ * owner notices it in {@link #linkUp()} and fails the device, as for pair 0. Zero-copy transmit ({@link #txGather})
+ * is for pair 0's buffers only.
+ * <p>
+ * Interrupts ({@link #wakeOnInterrupt(int, Wakeup)}): pair p's queues take MSI-X vector p, routed to pair p's
+ * owner, and configuration changes share vector 0 with pair 0; controlq has none. Layout in
+ * {@link VirtioInterrupts}:
+ * <pre>
+ *   vector 0: config changes + receiveq1/transmitq1        ──▶ pair 0 owner's Wakeup
+ *   vector p: receiveq(p+1)/transmitq(p+1) (queues 2p, 2p+1) ──▶ pair p owner's Wakeup
+ * </pre>
+ * A pair whose vector was not routed (not asked for, or beyond the function's MSI-X table) polls.
  * <p>
  * Device failure (DEVICE_NEEDS_RESET, a device reset behind the driver's back, or a ring entry that cannot be
  * right) shows as {@link #linkUp()} false and one more {@link #deviceErrors()}; {@link #reset()} re-initialises
@@ -69,22 +77,8 @@ public final class VirtioNetDriver implements NicDevice
     private int mtu;
     /** Read by every pair's owner, written by pair 0's (control path). */
     private volatile boolean failed;
-    /** MSI-X vector of pair 0's queues and config changes, or NO_VECTOR while the driver only polls. */
-    private int vector = NO_VECTOR;
-    private final Wakeup.Arming arming = new Wakeup.Arming()
-    {
-        @Override
-        public void arm()
-        {
-            pairs[0].interrupts(true);
-        }
-
-        @Override
-        public void disarm()
-        {
-            pairs[0].interrupts(false);
-        }
-    };
+    /** MSI-X vectors of the pairs and config changes (NO_VECTOR while a pair polls); made with the pairs. */
+    private VirtioInterrupts interrupts;
     private long deviceErrors;
     private boolean closed;
 
@@ -135,12 +129,12 @@ public final class VirtioNetDriver implements NicDevice
         {
             allocate();
         }
-        transport.configVector(vector);
+        transport.configVector(interrupts.configVector());
         for (final VirtioQueuePair pair : pairs)
         {
             pair.mtu(mtu);
-            setupQueue(pair.rxQueue(), 0 == pair.pair() ? vector : NO_VECTOR);
-            setupQueue(pair.txQueue(), 0 == pair.pair() ? vector : NO_VECTOR);
+            setupQueue(pair.rxQueue(), interrupts.vector(pair.pair()));
+            setupQueue(pair.txQueue(), interrupts.vector(pair.pair()));
         }
         final boolean control = setupControlQueue();
         // Populating the rx queue before DRIVER_OK is allowed (step 7); notifying is not, §3.1.1.
@@ -217,6 +211,7 @@ public final class VirtioNetDriver implements NicDevice
             pairs[p] = new VirtioQueuePair(p, name(), config, function.dma(), chooseQueueSize(rx),
                 chooseQueueSize(tx), transport.notifyBar(), notifyOffset(rx), notifyOffset(tx));
         }
+        interrupts = new VirtioInterrupts(function, transport, pairs);
     }
 
     private int chooseQueueSize(final int queueIndex)
@@ -265,45 +260,21 @@ public final class VirtioNetDriver implements NicDevice
     }
 
     /**
-     * Routes the function's MSI-X vector 0 to {@code wakeup} and maps both queues and config changes to it; the
-     * queues' interrupts are on only while the line is armed (the thread about to sleep), as NAPI does.
-     * {@inheritDoc}
+     * Routes the function's MSI-X vector q to {@code wakeup} and maps pair q's queues to it (pair 0's with config
+     * changes); the queues' interrupts are on only while the line is armed (the thread about to sleep), as NAPI
+     * does. {@inheritDoc}
+     *
+     * @return false also after {@link #close()}, or if the function's MSI-X table has no vector q
      */
     @Override
-    public boolean wakeOnInterrupt(final Wakeup wakeup)
+    public boolean wakeOnInterrupt(final int q, final Wakeup wakeup)
     {
-        if (closed || 0 == function.routeInterrupts(wakeup))
+        if (q < 0 || q >= pairs.length)
         {
-            return false;
+            throw new IllegalArgumentException("queue pair " + q + " of " + name() + ", which runs 0.." +
+                (pairs.length - 1) + " (VirtioNetConfig.queuePairs)");
         }
-        if (NO_VECTOR != vector)
-        {
-            wakeup.addArming(arming); // a new thread takes over the interrupt (the vectors stay mapped)
-            return true;
-        }
-        boolean mapped = 0 == transport.configVector(0);
-        transport.selectQueue(pairs[0].rxQueue().queueIndex());
-        mapped &= 0 == transport.queueVector(0);
-        transport.selectQueue(pairs[0].txQueue().queueIndex());
-        mapped &= 0 == transport.queueVector(0);
-        if (!mapped)
-        {
-            unmapVectors();
-            function.unrouteInterrupts();
-            return false;
-        }
-        vector = 0;
-        wakeup.addArming(arming);
-        return true;
-    }
-
-    private void unmapVectors()
-    {
-        transport.configVector(NO_VECTOR);
-        transport.selectQueue(pairs[0].rxQueue().queueIndex());
-        transport.queueVector(NO_VECTOR);
-        transport.selectQueue(pairs[0].txQueue().queueIndex());
-        transport.queueVector(NO_VECTOR);
+        return !closed && interrupts.route(q, wakeup);
     }
 
     @Override
@@ -449,19 +420,20 @@ public final class VirtioNetDriver implements NicDevice
         return iovaSpace;
     }
 
-    /** Queue pair 0's counters (with the device's interrupts). */
+    /** Queue pair 0's counters (with the interrupts of its vector). */
     @Override
     public NicStats stats()
     {
-        final NicStats stats = pairs[0].stats();
-        stats.interrupts = function.interrupts(); // the interrupt path counts, not the rx/tx loop
-        return stats;
+        return stats(0);
     }
 
+    /** {@inheritDoc} With the interrupts of the pair's MSI-X vector. */
     @Override
     public NicStats stats(final int q)
     {
-        return 0 == q ? stats() : pair(q).stats();
+        final NicStats stats = pair(q).stats();
+        stats.interrupts = interrupts.interrupts(q); // the interrupt path counts, not the rx/tx loop
+        return stats;
     }
 
     @Override
@@ -780,9 +752,9 @@ public final class VirtioNetDriver implements NicDevice
         }
         finally
         {
-            if (NO_VECTOR != vector)
+            if (null != interrupts)
             {
-                function.unrouteInterrupts();
+                interrupts.close();
             }
             releaseMemory();
         }

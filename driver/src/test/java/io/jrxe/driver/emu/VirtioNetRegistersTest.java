@@ -1,6 +1,7 @@
 package io.jrxe.driver.emu;
 
 import io.jrxe.driver.pci.MmioRegion;
+import io.jrxe.driver.wake.Wakeup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -250,6 +251,59 @@ class VirtioNetRegistersTest
         assertEquals(NO_VECTOR, bar.read16(COMMON_MSIX_CONFIG));
         bar.write16(COMMON_QUEUE_MSIX_VECTOR, 1);
         assertEquals(NO_VECTOR, bar.read16(COMMON_QUEUE_MSIX_VECTOR));
+    }
+
+    @Test
+    void msixTableHasOneVectorForConfigAndEachPairAndMapsOnlyRoutedVectors()
+    {
+        assertEquals(2, device.interruptVectors(), "1 + maxQueuePairs");
+        final Wakeup line0 = new Wakeup("v0");
+        final Wakeup line1 = new Wakeup("v1");
+        assertFalse(device.routeInterrupt(2, line0), "no vector 2 in a table of 2");
+        assertFalse(device.routeInterrupt(-1, line0));
+        assertTrue(device.routeInterrupt(1, line1));
+        bar.write16(COMMON_MSIX_CONFIG, 0);
+        assertEquals(NO_VECTOR, bar.read16(COMMON_MSIX_CONFIG), "vector 0 is not routed");
+        bar.write16(COMMON_MSIX_CONFIG, 1);
+        assertEquals(1, bar.read16(COMMON_MSIX_CONFIG));
+        bar.write16(COMMON_QUEUE_SELECT, 0);
+        bar.write16(COMMON_QUEUE_MSIX_VECTOR, 2);
+        assertEquals(NO_VECTOR, bar.read16(COMMON_QUEUE_MSIX_VECTOR), "outside the table");
+        bar.write16(COMMON_QUEUE_MSIX_VECTOR, 1);
+        assertEquals(1, bar.read16(COMMON_QUEUE_MSIX_VECTOR));
+
+        line1.arm();
+        device.linkUp(false); // a config change on vector 1
+        assertFalse(line1.armed(), "vector 1's line was signalled");
+        assertEquals(1, device.interrupts(1));
+        assertEquals(0, device.interrupts(0));
+        assertEquals(1, device.interrupts());
+
+        device.unrouteInterrupts();
+        line1.arm();
+        device.linkUp(true);
+        assertTrue(line1.armed(), "unrouted: no message");
+        assertEquals(1, device.interrupts());
+        line1.disarm();
+    }
+
+    @Test
+    void msixTableSizeIsConfigurableWithinPciLimits()
+    {
+        final EmulatedWire other = EmulatedWire.pointToPoint(WireFaults.none());
+        try (EmulatedVirtioNet small = new EmulatedVirtioNet(new EmulatedVirtioNet.Context()
+            .port(other.port(0)).maxQueuePairs(4).msixVectors(1)))
+        {
+            assertEquals(1, small.interruptVectors());
+            assertFalse(small.routeInterrupt(1, new Wakeup("v1")));
+        }
+        assertEquals(5, new EmulatedVirtioNet.Context().maxQueuePairs(4).msixVectors(), "default 1 + pairs");
+        for (final int bad : new int[]{ -1, EmulatedVirtioNet.MAX_MSIX_VECTORS + 1 })
+        {
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> new EmulatedVirtioNet(new EmulatedVirtioNet.Context().port(other.port(1)).msixVectors(bad)));
+            assertTrue(ex.getMessage().contains("msixVectors must be in [1, 2048]"), ex.getMessage());
+        }
     }
 
     @Test
