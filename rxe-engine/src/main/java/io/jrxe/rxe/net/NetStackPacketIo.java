@@ -48,14 +48,11 @@ public final class NetStackPacketIo implements RxePacketIo, RxePoller, UdpHandle
         return stack.txCapacity();
     }
 
-    /**
-     * {@inheritDoc} The NIC's interrupt is queue pair 0's (one MSI-X vector in the driver): a stack lane on another
-     * pair is not woken by it, and its thread's parking idle strategy bounds the wait instead.
-     */
+    /** {@inheritDoc} The interrupt of the stack's own NIC queue pair (its MSI-X vector), a lane's too. */
     @Override
     public boolean wakeup(final Wakeup wakeup)
     {
-        return 0 == stack.queuePair() && stack.device().wakeOnInterrupt(wakeup);
+        return stack.device().wakeOnInterrupt(stack.queuePair(), wakeup);
     }
 
     @Override

@@ -144,8 +144,6 @@ public final class NodeThreads implements AutoCloseable
     }
 
     private static final long THREAD_START_TIMEOUT_NS = 10_000_000_000L;
-    /** Longest park of a shard thread without a NIC interrupt of its own: the added latency of an idle shard. */
-    public static final long SHARD_MAX_PARK_NS = 50_000L;
 
     private final Layout layout;
     private final NodePair pair;
@@ -238,22 +236,16 @@ public final class NodeThreads implements AutoCloseable
     }
 
     /**
-     * Shards 1.. of a node, each on its own thread. The NIC's interrupt is queue pair 0's (one MSI-X vector in the
-     * driver), so a parked shard thread is not woken by its pair's packets: its park is bounded by
-     * {@link #SHARD_MAX_PARK_NS} instead (doorbells, tasks and forwarded packets still wake it at once).
+     * Shards 1.. of a node, each on its own thread; a parked shard thread is woken by its NIC queue pair's own MSI-X
+     * vector ({@link io.jrxe.driver.NicDevice#wakeOnInterrupt(int, Wakeup)}), its doorbells, tasks and packets other
+     * shards forward to it.
      */
     private void runShards(final RoceNode node, final Supplier<IdleStrategy> idle)
     {
-        final Supplier<IdleStrategy> bounded = () ->
-        {
-            final IdleStrategy strategy = idle.get();
-            return strategy instanceof ParkingIdleStrategy ? new ParkingIdleStrategy(new Wakeup("shard"),
-                ParkingIdleStrategy.DEFAULT_SPINS, ParkingIdleStrategy.DEFAULT_YIELDS, SHARD_MAX_PARK_NS) : strategy;
-        };
         for (int s = 1; s < node.shards(); s++)
         {
             final Agent shard = node.shardAgent(s);
-            run(shard.roleName(), bounded, shard);
+            run(shard.roleName(), idle, shard);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.jrxe.rxe.node;
 
 import io.jrxe.driver.emu.EmulatedNetwork;
+import io.jrxe.driver.wake.ParkingIdleStrategy;
+import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.driver.mem.DirectDmaRegion;
 import io.jrxe.driver.virtio.VirtioNetConfig;
 import io.jrxe.net.NetStackContext;
@@ -97,7 +99,9 @@ class EngineShardsTest
     void shouldMoveVerifiedDataWithEveryShardOnItsOwnThread()
     {
         try (NodePair pair = new NodePair(new NodePairContext().shards(2).errorHandler(NodePairTest::fail));
-            NodeThreads threads = NodeThreads.start(NodeThreads.Layout.NODE, NodeThreads.Idle.PARK::create, pair))
+            // threads park as soon as a duty cycle finds nothing: shard 1 then needs its pair's interrupt to go on
+            NodeThreads threads = NodeThreads.start(NodeThreads.Layout.NODE, () -> new ParkingIdleStrategy(
+                new Wakeup("test"), 0, 0, ParkingIdleStrategy.DEFAULT_MAX_PARK_NS), pair))
         {
             assertEquals(4, threads.threads().size(), "a thread per node and one per extra shard");
             final PairTraffic one = new PairTraffic(pair, () -> 0, 1);
@@ -106,6 +110,9 @@ class EngineShardsTest
             zero.pingPong(20);
             one.writeThenRead(6);
             zero.writeThenRead(7);
+            // the parked shard-1 threads were woken by their own queue pair's MSI-X vector
+            assertTrue(pair.nicA().stats(1).interrupts > 0 && pair.nicB().stats(1).interrupts > 0,
+                pair.nicA().stats(1) + " / " + pair.nicB().stats(1));
         }
     }
 
