@@ -251,6 +251,11 @@ final class PerfCommand implements Callable<Integer>
      */
     private int peer()
     {
+        if (1 != shards)
+        {
+            throw new IllegalArgumentException("--shards is for the emulated pair of this run; a peer-mode node " +
+                "runs one engine (its NIC's queue pair 0)");
+        }
         final PerftestPeerSettings s = PerftestPeerSettings.of(host, server, op.name(), latency);
         s.port = port;
         if (null != size)
@@ -397,13 +402,17 @@ final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--timeout must be > 0: " + timeout);
         }
+        if (shards < 1 || shards > 64)
+        {
+            throw new IllegalArgumentException("--shards must be in 1..64: " + shards);
+        }
         s.inline = (Op.send == op || Op.write == op) && s.size <= maxInline;
         // latency: the application polls on every message; bandwidth: it sleeps while a window is in flight
         s.layout = singleThread ? PerfThreads.Layout.single : null != layout ? layout :
             PerfThreads.Layout.forCores(latency);
         if (null == idle)
         {
-            idle = PerfThreads.Idle.forCores(s.layout.busyThreads(latency));
+            idle = PerfThreads.Idle.forCores(s.layout.busyThreads(latency, shards));
         }
         validateEvents(s.layout);
         validateModes();

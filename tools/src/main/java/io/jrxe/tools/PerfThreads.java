@@ -33,9 +33,9 @@ final class PerfThreads implements AutoCloseable
         }
 
         /** Threads that poll in this layout: its agent threads and the application's. */
-        int busyThreads(final boolean applicationPolls)
+        int busyThreads(final boolean applicationPolls, final int shards)
         {
-            return library().busyThreads(applicationPolls);
+            return library().busyThreads(applicationPolls, shards);
         }
     }
 
@@ -59,6 +59,7 @@ final class PerfThreads implements AutoCloseable
 
     private final NodeThreads threads;
     private final IdleStrategy appIdle;
+    private final int pairShards;
 
     /**
      * @param idle    idle strategy of the agent threads
@@ -68,6 +69,7 @@ final class PerfThreads implements AutoCloseable
     {
         this.appIdle = appIdle.create();
         this.threads = NodeThreads.start(layout.library(), idle::create, pair);
+        this.pairShards = pair.a().shards();
     }
 
     /** One pass of the devices and engines when they run on the application thread; else nothing. */
@@ -93,6 +95,18 @@ final class PerfThreads implements AutoCloseable
 
     /** Describes the layout for the report. */
     String describe()
+    {
+        final String layout = describeLayout();
+        final int shards = pairShards;
+        if (shards > 1 && (NodeThreads.Layout.NODE == threads.layout() || NodeThreads.Layout.SPLIT == threads.layout()))
+        {
+            return layout + ", and per node " + (shards - 1) + " shard thread" + (shards > 2 ? "s" : "") +
+                " (jrxe-<node>-shard<s>)";
+        }
+        return layout;
+    }
+
+    private String describeLayout()
     {
         switch (threads.layout())
         {

@@ -98,6 +98,16 @@ public final class NodeThreads implements AutoCloseable
                     return 1;
             }
         }
+
+        /**
+         * {@link #busyThreads(boolean)} for a pair whose nodes run {@code shards} engine shards: in NODE and SPLIT
+         * each further shard of each node has a thread of its own.
+         */
+        public int busyThreads(final boolean applicationPolls, final int shards)
+        {
+            final int own = NODE == this || SPLIT == this ? 2 * (shards - 1) : 0;
+            return busyThreads(applicationPolls) + own;
+        }
     }
 
     /** Idle strategies of the threads: what a thread does after a duty cycle that found no work. */
