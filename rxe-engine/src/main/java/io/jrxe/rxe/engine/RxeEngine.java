@@ -1,9 +1,11 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.driver.rss.RssSourcePorts;
 import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.rxe.net.RxePacketIo;
 import io.jrxe.rxe.net.RxePacketSink;
 import io.jrxe.rxe.net.RxePoller;
+import io.jrxe.rxe.proto.Bth;
 import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.spi.DevicePort;
 import io.jrxe.rxe.spi.EngineInvoker;
@@ -13,8 +15,6 @@ import io.jrxe.rxe.spi.QpDoorbell;
 import io.jrxe.rxe.spi.QpModifyListener;
 import io.jrxe.rxe.spi.SendWqe;
 import io.jrxe.rxe.spi.ShardMap;
-import io.jrxe.rxe.proto.Bth;
-import io.jrxe.driver.rss.RssSourcePorts;
 import io.jrxe.rxe.spi.WqeRing;
 import io.jrxe.rxe.stats.CounterSet;
 import io.jrxe.rxe.stats.CountersFile;

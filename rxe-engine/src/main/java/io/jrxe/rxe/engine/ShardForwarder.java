@@ -1,10 +1,10 @@
 package io.jrxe.rxe.engine;
 
+import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.rxe.net.RxePacketSink;
 import io.jrxe.rxe.stats.RxeCounter;
-import io.jrxe.driver.wake.Wakeup;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;

@@ -1,19 +1,19 @@
 package io.jrxe.rxe.node;
 
 import io.jrxe.driver.NicDevice;
+import io.jrxe.driver.rss.RssSourcePorts;
 import io.jrxe.driver.wake.ParkingIdleStrategy;
 import io.jrxe.net.NetStack;
 import io.jrxe.net.NetStackContext;
 import io.jrxe.rxe.devinfo.DeviceInfoFile;
-import io.jrxe.driver.rss.RssSourcePorts;
 import io.jrxe.rxe.engine.DcqcnParameters;
 import io.jrxe.rxe.engine.EngineShards;
-import io.jrxe.rxe.spi.ShardMap;
 import io.jrxe.rxe.engine.RxeAgent;
 import io.jrxe.rxe.engine.RxeEngine;
 import io.jrxe.rxe.net.NetStackPacketIo;
 import io.jrxe.rxe.spi.DevicePort;
 import io.jrxe.rxe.spi.DevicePorts;
+import io.jrxe.rxe.spi.ShardMap;
 import io.jrxe.rxe.stats.CountersFile;
 import io.jrxe.rxe.stats.CountersFileReader;
 import io.jrxe.rxe.stats.QpLatencyFile;

@@ -5,6 +5,7 @@ import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CoherentBuffer;
 import io.jrxe.rxe.verbs.CompletionQueue;
+import io.jrxe.rxe.verbs.CqInitAttr;
 import io.jrxe.rxe.verbs.GidTable;
 import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.ProtectionDomain;
@@ -52,24 +53,34 @@ class EngineAllocationTest
     @Test
     void sendWriteReadAndAtomicsAllocateNothingPerMessage()
     {
-        run(false, false);
+        run(false, false, false);
+    }
+
+    /**
+     * With two engine shards, the QPs on shard 1 and every packet landing on shard 0's queue pair (the nodes steer
+     * for a one-shard peer): stack lanes, the forward ring between shards and its drain add nothing per message.
+     */
+    @Test
+    void shardsAndTheForwardRingAllocateNothingPerMessage()
+    {
+        run(false, false, true);
     }
 
     /** With QP latency histograms: recording both per WQE and publishing them to the file add nothing. */
     @Test
     void qpLatencyHistogramsAllocateNothingPerMessage()
     {
-        run(false, true);
+        run(false, true, false);
     }
 
     /** The same from an MR over DMA memory: the 4 KiB WRITEs go out zero-copy (descriptor chains), allocation free. */
     @Test
     void zeroCopyFromADmaMappedMrAllocatesNothingPerMessage()
     {
-        run(true, false);
+        run(true, false, false);
     }
 
-    private void run(final boolean dma, final boolean latency)
+    private void run(final boolean dma, final boolean latency, final boolean sharded)
     {
         final Path latencyFile;
         final int qpnA;
@@ -79,7 +90,8 @@ class EngineAllocationTest
         Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
         threads.setThreadAllocatedMemoryEnabled(true);
         try (NodePair pair = new NodePair(new NodePairContext().errorHandler(NodePairTest::fail)
-            .countersDirectory(latency ? dir : null).keepCountersFile(latency).qpLatency(latency)))
+            .countersDirectory(latency ? dir : null).keepCountersFile(latency).qpLatency(latency)
+            .shards(sharded ? 2 : 1).peerShards(sharded ? 1 : 0)))
         {
             pair.resolve(10_000_000_000L);
             final CoherentBuffer coherent = dma ? pair.a().device().dma().allocCoherent(2 * SIZE) : null;
@@ -88,8 +100,9 @@ class EngineAllocationTest
             final UnsafeBuffer bufB = new UnsafeBuffer(BufferUtil.allocateDirectAligned(2 * SIZE, 4096));
             final ProtectionDomain pdA = pair.a().device().allocPd();
             final ProtectionDomain pdB = pair.b().device().allocPd();
-            final CompletionQueue cqA = pair.a().device().createCq(16, null);
-            final CompletionQueue cqB = pair.b().device().createCq(16, null);
+            final int vector = sharded ? 1 : 0;
+            final CompletionQueue cqA = pair.a().device().createCq(new CqInitAttr().cqe(16).compVector(vector));
+            final CompletionQueue cqB = pair.b().device().createCq(new CqInitAttr().cqe(16).compVector(vector));
             final QueuePair a = pair.a().device().createQp(pdA, init(cqA));
             final QueuePair b = pair.b().device().createQp(pdB, init(cqB));
             final MemoryRegion mrA = dma ? pair.a().device().regMr(pdA, coherent, ACCESS) :
@@ -111,7 +124,13 @@ class EngineAllocationTest
             latencyFile = latency ? pair.a().qpLatency().path() : null;
             retransmitted = pair.a().engine().counters().get(RxeCounter.RETRANSMITTED_PKTS);
             qpnA = a.qpn();
+            if (sharded)
+            {
+                assertTrue(pair.b().engine(0).counters().get(RxeCounter.SHARD_FORWARDED) >= 4L * 2 * ROUNDS,
+                    "B's shard 0 forwarded every request to shard 1");
+            }
             System.out.println("engine path" + (dma ? " (zero-copy)" : "") + (latency ? " (QP latency)" : "") +
+                (sharded ? " (2 shards, forwarded)" : "") +
                 ": " + allocated + " bytes allocated over " + 4 * ROUNDS + " messages");
             // a few KB of one-off JIT and runtime noise at most; one 16-byte object per message would be 320 KB
             assertTrue(allocated < 8192, "allocated " + allocated + " bytes over " + 4 * ROUNDS + " messages");
