@@ -559,7 +559,10 @@ public final class NetStack
         return ipv6.awaitingNeighbor(hi, lo);
     }
 
-    /** A permanent ARP entry: never expires, never replaced by what the network says. */
+    /**
+     * A permanent ARP entry: never expires, never replaced by what the network says. Set on the primary, it reaches
+     * its lanes too (copied at creation, relayed after).
+     */
     public void staticNeighbor4(final int ip, final long peerMac)
     {
         arp.table().addStatic(0, ip & 0xFFFF_FFFFL, peerMac, nowNs);
@@ -636,7 +639,7 @@ public final class NetStack
     /**
      * Where the NIC's receive filter stands: {@link RxFilterStatus#APPLIED} once the NIC takes only this node's
      * frames (or promiscuous mode, if asked for), {@link RxFilterStatus#UNSUPPORTED} for a NIC that receives
-     * everything; NOT_SET before the first poll.
+     * everything; NOT_SET before the first poll, and always on a lane (the primary programs the NIC's filter).
      */
     public RxFilterStatus rxFilterStatus()
     {
