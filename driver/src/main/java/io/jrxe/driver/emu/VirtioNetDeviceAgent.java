@@ -64,7 +64,16 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     /** receiveq and transmitq of each queue pair (virtqueues 2p and 2p + 1). */
     private final DeviceVirtqueue[] rx;
     private final DeviceVirtqueue[] tx;
-    private final DeviceControlQueue control;
+    /**
+     * controlq where the driver looks for it (§5.1.2): queue 2 * max_virtqueue_pairs with F_MQ or F_RSS negotiated
+     * ({@link #controlMq}), else queue 2 ({@link #controlSingle}, which overlaps receiveq2 of a multiqueue device);
+     * {@link #control} is the one the negotiated features name, chosen when the queues are attached.
+     */
+    private final DeviceControlQueue controlMq;
+    private final DeviceControlQueue controlSingle;
+    private DeviceControlQueue control;
+    /** Queue pairs the negotiated features give the driver: max_virtqueue_pairs with F_MQ or F_RSS, else 1. */
+    private int negotiatedPairs = 1;
     private final EmulatedRxFilter filter;
     private final EmulatedSteering steering;
     private final UnsafeBuffer txFrame;
@@ -108,7 +117,10 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         this.rxCredit = new int[pairs];
         this.filter = filter;
         this.steering = steering;
-        this.control = new DeviceControlQueue(ctrlQueue(pairs), iommu, registers, filter, steering, counters);
+        this.controlMq = new DeviceControlQueue(ctrlQueue(pairs), iommu, registers, filter, steering, counters);
+        this.controlSingle = 1 == pairs ? controlMq :
+            new DeviceControlQueue(ctrlQueue(1), iommu, registers, filter, steering, counters);
+        this.control = controlMq;
         this.txFrame = new UnsafeBuffer(new byte[maxTxFrame]);
         rxHeader.putShort(HEADER_NUM_BUFFERS, (short)1); // §5.1.6.4: 1 when MRG_RXBUF is not negotiated
     }
@@ -176,7 +188,8 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
             rxLive[p] = false;
             rxCredit[p] = 0;
         }
-        control.queue().detach();
+        controlMq.queue().detach();
+        controlSingle.queue().detach();
         filter.reset();
         steering.reset();
     }
@@ -234,7 +247,10 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
     private boolean attachQueues()
     {
         final long generation = iommu.generation();
-        for (int p = 0; p < rx.length; p++)
+        final boolean mq = 0 != (registers.driverFeatures() & VirtioNetRegisters.MQ_FEATURES);
+        negotiatedPairs = mq ? rx.length : 1;
+        control = mq ? controlMq : controlSingle;
+        for (int p = 0; p < negotiatedPairs; p++)
         {
             if (!attachQueue(rx[p], generation) || !attachQueue(tx[p], generation))
             {

@@ -263,6 +263,25 @@ class MultiqueueOnEmulatedDeviceTest
         assertThrows(IllegalArgumentException.class, () -> a.rss(key, key.length, table, 48));
     }
 
+    /**
+     * A driver that does not negotiate F_MQ on a multiqueue device finds controlq at queue 2 (§5.1.2), not at
+     * 2 * max_virtqueue_pairs: the device serves it there, and its receive filter is applied.
+     */
+    @Test
+    void controlqIsQueueTwoForADriverWithoutMultiqueue()
+    {
+        open(2);
+        assertEquals(1, b.queuePairs());
+        assertTrue(b.rxFilter(false, false, new long[0], 0));
+        for (int i = 0; i < MAX_INVOKES && RxFilterStatus.PENDING == b.rxFilterStatus(); i++)
+        {
+            invoker.invoke();
+        }
+        assertEquals(RxFilterStatus.APPLIED, b.rxFilterStatus(), b.rxFilterError());
+        assertFalse(network.nic(1).promiscuous(), "the single-pair driver's filter reached the device");
+        assertFalse(network.nic(1).rssEnabled());
+    }
+
     @Test
     void receiveFilterAndSteeringShareControlq()
     {
