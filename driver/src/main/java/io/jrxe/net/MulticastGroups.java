@@ -33,10 +33,13 @@ public final class MulticastGroups
     private int count;
     private int v4Count;
     private int nextId;
+    /** A lane's groups: it joins none and takes what the NIC's filter passes ({@link #hasMac}). */
+    private final boolean lane;
 
     MulticastGroups(final NetStack stack, final int capacity)
     {
         this.stack = stack;
+        this.lane = 0 != stack.queuePair();
         this.buffer = stack.buffer();
         this.hi = new long[capacity];
         this.lo = new long[capacity];
@@ -141,18 +144,29 @@ public final class MulticastGroups
     /** Whether IPv4 datagrams to {@code dst} are taken: a joined group, or all-systems while any group is. */
     public boolean isJoined4(final int dst)
     {
-        return (v4Count > 0 && Igmp.ALL_SYSTEMS == dst) || indexOf(0, V4_MAPPED | (dst & 0xFFFF_FFFFL)) >= 0;
+        return (lane && Ipv4.isMulticast(dst)) || (v4Count > 0 && Igmp.ALL_SYSTEMS == dst) ||
+            indexOf(0, V4_MAPPED | (dst & 0xFFFF_FFFFL)) >= 0;
     }
 
     /** Whether {@code groupHi:groupLo} is a joined IPv6 group. */
     public boolean isJoined6(final long groupHi, final long groupLo)
     {
-        return indexOf(groupHi, groupLo) >= 0;
+        return (lane && Ipv6.isMulticast(groupHi)) || indexOf(groupHi, groupLo) >= 0;
     }
 
-    /** Whether frames to multicast MAC {@code mac} are taken for one of these groups. */
+    /**
+     * Whether frames to multicast MAC {@code mac} are taken for one of these groups. A lane's table stays empty
+     * (groups are joined on the primary, which programs the NIC's receive filter), so a lane takes every multicast
+     * frame the NIC lets through to its queue pair: RSS hashes a group's UDP datagrams like any other, and the
+     * filter, not the lane, decides which groups reach the host (the RoCE engine then counts a datagram for a
+     * group without local QPs). Without a filter on the NIC a lane takes every group's.
+     */
     boolean hasMac(final long mac)
     {
+        if (lane)
+        {
+            return Ethernet.isMulticast(mac);
+        }
         final int n = macCount();
         for (int i = 0; i < n; i++)
         {

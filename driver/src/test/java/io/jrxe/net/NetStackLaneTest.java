@@ -240,10 +240,46 @@ class NetStackLaneTest
 
     private void sendFromPeer(final int srcPort, final long payload)
     {
+        sendFromPeer(IP_A, srcPort, payload);
+    }
+
+    private void sendFromPeer(final int dst, final int srcPort, final long payload)
+    {
         final int id = peer.allocTx();
         peer.buffer().putLong(peer.udp4PayloadOffset(id), payload);
-        assertTrue(peer.prepareUdp4(id, IP_A, srcPort, PORT, 8, 0));
+        assertTrue(peer.prepareUdp4(id, dst, srcPort, PORT, 8, 0));
         peer.send(id);
+    }
+
+    /**
+     * A group's datagram that RSS steers to pair 1 reaches the lane's handler: the primary joined the group and
+     * programmed the NIC's filter, the lane takes what the filter passes. A unicast datagram to another host that
+     * reaches the lane (a promiscuous NIC) is still not for it.
+     */
+    @Test
+    void multicastDatagramSteeredToPairOneReachesTheLane()
+    {
+        open(NetStackContext.DEFAULT_NEIGHBOR_RELAY_CAPACITY);
+        lane = primary.lane(1);
+        final Received atLane = new Received();
+        lane.registerUdpHandler(PORT, atLane);
+        final int group = Ipv4.parse("239.1.2.3");
+        assertTrue(primary.multicast().join4(group));
+        peer.staticNeighbor4(IP_A, nicA.macAddress());
+        pump(this::filtersApplied, "filters set");
+
+        final byte[] key = new byte[64];
+        final int[] table = new int[256];
+        final ToeplitzHash toeplitz = new ToeplitzHash();
+        toeplitz.key(key, 0, nicA.rssKey(key));
+        final RssSourcePorts ports = new RssSourcePorts(toeplitz, table, nicA.rssTable(table));
+        final int toLane = ports.ipv4(IP_B, group, PORT, 1, RssSourcePorts.FIRST_PORT);
+        sendFromPeer(group, toLane, PAYLOAD);
+        pump(() -> !atLane.datagrams.isEmpty(), "the lane receives the group's datagram");
+        assertEquals(PAYLOAD, atLane.datagrams.get(0)[1]);
+        assertEquals(1, nicA.stats(1).rxPackets);
+        assertTrue(lane.multicast().isJoined4(group) && !lane.multicast().isJoined4(IP_B),
+            "a lane takes groups, never another host's unicast address");
     }
 
     @Test
