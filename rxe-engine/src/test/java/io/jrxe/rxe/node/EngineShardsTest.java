@@ -1,26 +1,42 @@
 package io.jrxe.rxe.node;
 
 import io.jrxe.driver.emu.EmulatedNetwork;
-import io.jrxe.driver.wake.ParkingIdleStrategy;
-import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.driver.mem.DirectDmaRegion;
 import io.jrxe.driver.virtio.VirtioNetConfig;
+import io.jrxe.driver.wake.ParkingIdleStrategy;
+import io.jrxe.driver.wake.Wakeup;
+import io.jrxe.net.Ipv4;
 import io.jrxe.net.NetStackContext;
 import io.jrxe.rxe.engine.RxeEngine;
+import io.jrxe.rxe.spi.ShardMap;
 import io.jrxe.rxe.stats.RxeCounter;
+import io.jrxe.rxe.verbs.AccessFlags;
+import io.jrxe.rxe.verbs.AddressHandle;
+import io.jrxe.rxe.verbs.AhAttr;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.CqInitAttr;
 import io.jrxe.rxe.verbs.Errno;
 import io.jrxe.rxe.verbs.GidTable;
+import io.jrxe.rxe.verbs.MemoryRegion;
 import io.jrxe.rxe.verbs.ProtectionDomain;
+import io.jrxe.rxe.verbs.QpAttr;
+import io.jrxe.rxe.verbs.QpAttrMask;
 import io.jrxe.rxe.verbs.QpInitAttr;
+import io.jrxe.rxe.verbs.QpState;
 import io.jrxe.rxe.verbs.QpType;
 import io.jrxe.rxe.verbs.QueuePair;
+import io.jrxe.rxe.verbs.RecvWorkRequest;
 import io.jrxe.rxe.verbs.RxeDevice;
+import io.jrxe.rxe.verbs.SendFlags;
+import io.jrxe.rxe.verbs.SendWorkRequest;
 import io.jrxe.rxe.verbs.SharedReceiveQueue;
 import io.jrxe.rxe.verbs.SrqAttr;
 import io.jrxe.rxe.verbs.VerbsException;
+import io.jrxe.rxe.verbs.WorkCompletion;
+import io.jrxe.rxe.verbs.WrOpcode;
 import io.jrxe.rxe.verbs.XrcDomain;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -114,6 +130,72 @@ class EngineShardsTest
             assertTrue(pair.nicA().stats(1).interrupts > 0 && pair.nicB().stats(1).interrupts > 0,
                 pair.nicA().stats(1) + " / " + pair.nicB().stats(1));
         }
+    }
+
+    /**
+     * UD multicast on sharded nodes: the receiving QP is on shard 0 (multicast QPs must be), the senders' datagrams
+     * land on whichever queue pair RSS hashes their (rxe-chosen) source port to, a lane takes them because the NIC's
+     * filter let the group through, and shard 1 forwards them to shard 0 (DQPN 0xFFFFFF is shard 0's).
+     */
+    @Test
+    void shouldDeliverMulticastDatagramsThatLandOnAnotherShardsQueuePair()
+    {
+        final int qkey = 0x0123_4567;
+        final long groupLo = GidTable.ipv4MappedLo(Ipv4.parse("239.1.2.3"));
+        try (NodePair pair = new NodePair(new NodePairContext().shards(2).errorHandler(NodePairTest::fail)))
+        {
+            pair.resolve(10 * SECOND);
+            final RxeDevice a = pair.a().device();
+            final RxeDevice b = pair.b().device();
+            final ProtectionDomain pdA = a.allocPd();
+            final ProtectionDomain pdB = b.allocPd();
+            final CompletionQueue recvCq = b.createCq(new CqInitAttr().cqe(64).compVector(0));
+            final QueuePair receiver = ud(b, pdB, recvCq, qkey);
+            b.attachMcast(receiver, 0, groupLo);
+            final UnsafeBuffer memory = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 4096));
+            final MemoryRegion mrB = b.regMr(pdB, memory, AccessFlags.LOCAL_WRITE);
+            final MemoryRegion mrA = a.regMr(pdA, memory, AccessFlags.LOCAL_WRITE);
+            final RecvWorkRequest recv = new RecvWorkRequest(1);
+            for (int i = 0; i < SENDERS; i++)
+            {
+                recv.wrId(i).sgl().clear().add(memory.addressOffset() + 1024L * i, 1024, mrB.lkey());
+                assertEquals(0, receiver.postRecv(recv));
+            }
+            final AddressHandle toGroup = a.createAh(pdA, new AhAttr().dgid(0, groupLo).sgidIndex(1));
+            final SendWorkRequest send = new SendWorkRequest(1);
+            final WorkCompletion[] wcs = {new WorkCompletion()};
+            for (int i = 0; i < SENDERS; i++)
+            {
+                final CompletionQueue cq = a.createCq(new CqInitAttr().cqe(4).compVector(i % 2));
+                final QueuePair sender = ud(a, pdA, cq, qkey);
+                memory.putInt(32 * 1024 + 64 * i, i);
+                send.wrId(i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgl().clear()
+                    .add(memory.addressOffset() + 32 * 1024 + 64 * i, 64, mrA.lkey());
+                send.ah(toGroup).remoteQpn(ShardMap.MULTICAST_QPN).remoteQkey(qkey);
+                assertEquals(0, sender.postSend(send));
+            }
+            final int[] received = new int[1];
+            pair.runUntil(() -> (received[0] += recvCq.poll(wcs)) == SENDERS, 10 * SECOND, "every datagram");
+            final long landedOnPairOne = pair.nicB().stats(1).rxPackets;
+            assertTrue(landedOnPairOne > 0, "RSS put at least one sender's datagrams on queue pair 1");
+            assertEquals(landedOnPairOne, pair.b().engine(1).counters().get(RxeCounter.SHARD_FORWARDED),
+                "queue pair 1 carried only multicast datagrams, each forwarded to shard 0");
+        }
+    }
+
+    private static final int SENDERS = 8;
+
+    private static QueuePair ud(final RxeDevice device, final ProtectionDomain pd, final CompletionQueue cq,
+        final int qkey)
+    {
+        final QpInitAttr init = new QpInitAttr().qpType(QpType.UD).sendCq(cq).recvCq(cq);
+        init.cap().maxSendWr(16).maxRecvWr(16).maxSendSge(1).maxRecvSge(1);
+        final QueuePair qp = device.createQp(pd, init);
+        final QpAttr attr = new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(RxeDevice.PORT).qkey(qkey);
+        device.modifyQp(qp, attr, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.QKEY);
+        device.modifyQp(qp, attr.qpState(QpState.RTR), QpAttrMask.STATE);
+        device.modifyQp(qp, attr.qpState(QpState.RTS).sqPsn(0), QpAttrMask.STATE | QpAttrMask.SQ_PSN);
+        return qp;
     }
 
     @Test
