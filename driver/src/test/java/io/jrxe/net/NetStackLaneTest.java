@@ -213,11 +213,7 @@ class NetStackLaneTest
         peer.staticNeighbor4(IP_A, nicA.macAddress());
         pump(this::filtersApplied, "filters set");
 
-        final byte[] key = new byte[64];
-        final int[] table = new int[256];
-        final ToeplitzHash toeplitz = new ToeplitzHash();
-        toeplitz.key(key, 0, nicA.rssKey(key));
-        final RssSourcePorts ports = new RssSourcePorts(toeplitz, table, nicA.rssTable(table));
+        final RssSourcePorts ports = rssOfNicA();
         final int toLane = ports.ipv4(IP_B, IP_A, PORT, 1, RssSourcePorts.FIRST_PORT);
         final int toPrimary = ports.ipv4(IP_B, IP_A, PORT, 0, RssSourcePorts.FIRST_PORT);
         assertNotEquals(RssSourcePorts.NO_PORT, toLane);
@@ -236,6 +232,16 @@ class NetStackLaneTest
         assertEquals(1, lane.counter(NetCounter.UDP_DATAGRAMS_RCVD));
         assertEquals(1, primary.counter(NetCounter.UDP_DATAGRAMS_RCVD));
         assertEquals(1, nicA.stats(1).rxPackets);
+    }
+
+    /** Source ports for NIC a's RSS key and table, as programmed (the peer picks the queue its datagram lands on). */
+    private RssSourcePorts rssOfNicA()
+    {
+        final byte[] key = new byte[64];
+        final int[] table = new int[256];
+        final ToeplitzHash toeplitz = new ToeplitzHash();
+        toeplitz.key(key, 0, nicA.rssKey(key));
+        return new RssSourcePorts(toeplitz, table, nicA.rssTable(table));
     }
 
     private void sendFromPeer(final int srcPort, final long payload)
@@ -268,11 +274,7 @@ class NetStackLaneTest
         peer.staticNeighbor4(IP_A, nicA.macAddress());
         pump(this::filtersApplied, "filters set");
 
-        final byte[] key = new byte[64];
-        final int[] table = new int[256];
-        final ToeplitzHash toeplitz = new ToeplitzHash();
-        toeplitz.key(key, 0, nicA.rssKey(key));
-        final RssSourcePorts ports = new RssSourcePorts(toeplitz, table, nicA.rssTable(table));
+        final RssSourcePorts ports = rssOfNicA();
         final int toLane = ports.ipv4(IP_B, group, PORT, 1, RssSourcePorts.FIRST_PORT);
         sendFromPeer(group, toLane, PAYLOAD);
         pump(() -> !atLane.datagrams.isEmpty(), "the lane receives the group's datagram");
