@@ -39,14 +39,19 @@ class DeviceMultiqueueTest
 
     private int execute(final int command, final byte[] data)
     {
+        return execute(driver, command, data);
+    }
+
+    private int execute(final RingDriver to, final int command, final byte[] data)
+    {
         final byte[] c = new byte[2 + data.length];
         c[0] = (byte)CLASS_MQ;
         c[1] = (byte)command;
         System.arraycopy(data, 0, c, 2, data.length);
         final int i = slot++;
-        driver.sendCtrl(i, c);
+        to.sendCtrl(i, c);
         invoker.invoke();
-        return driver.ctrlAck(i);
+        return to.ctrlAck(i);
     }
 
     private static byte[] le16(final int value)
@@ -136,11 +141,20 @@ class DeviceMultiqueueTest
     @Test
     void mqCommandsNeedTheirFeatureNegotiated()
     {
-        driver.start(RingDriver.FEATURES | VirtioNetRegisters.CONTROL_FEATURES);
-        assertEquals(ERR, execute(MQ_VQ_PAIRS_SET, le16(1)));
-        assertTrue(device.multiqueueError().contains("VIRTIO_NET_F_MQ"), device.multiqueueError());
-        assertEquals(ERR, execute(MQ_RSS_CONFIG, rssConfig(RssHashTypes.ROCE, 0, 1, 0, 1)));
-        assertFalse(device.rssEnabled());
+        // without F_MQ or F_RSS the driver finds controlq at queue 2 (§5.1.2), whatever max_virtqueue_pairs is
+        final RingDriver single = new RingDriver(device, SIZE);
+        try
+        {
+            single.start(RingDriver.FEATURES | VirtioNetRegisters.CONTROL_FEATURES);
+            assertEquals(ERR, execute(single, MQ_VQ_PAIRS_SET, le16(1)));
+            assertTrue(device.multiqueueError().contains("VIRTIO_NET_F_MQ"), device.multiqueueError());
+            assertEquals(ERR, execute(single, MQ_RSS_CONFIG, rssConfig(RssHashTypes.ROCE, 0, 1, 0, 1)));
+            assertFalse(device.rssEnabled());
+        }
+        finally
+        {
+            single.close();
+        }
     }
 
     @Test
