@@ -7,7 +7,7 @@
 # Checks: every run exits 0 and prints its result line (the read/atomic servers print none, as perftest's; with -a
 # a line for each of the 23 sizes on both sides; with -D the duration table's line, iterations counted), jrxe's
 # counters show no errors.
-# timeout: 1800
+# timeout: 1000
 
 LAT_ITERS=100
 BW_ITERS=100
