@@ -2,6 +2,8 @@ package io.jrxe.rxe.proto;
 
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * Base Transport Header, 12 bytes, present in every RoCEv2 packet right after the UDP header (IBA 9.2).
  * <pre>
@@ -223,7 +225,7 @@ public final class Bth extends HeaderFlyweight
      */
     public static int destQpn(final DirectBuffer buffer, final int offset)
     {
-        return buffer.getInt(offset + DEST_QP_OFFSET - 1, java.nio.ByteOrder.BIG_ENDIAN) & 0xFF_FFFF;
+        return buffer.getInt(offset + DEST_QP_OFFSET - 1, ByteOrder.BIG_ENDIAN) & QPN_MASK;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.jrxe.rxe.spi;
 
+import io.jrxe.rxe.proto.RoceV2;
+
 /**
  * Which engine shard owns a QP: shard {@code qpn % shards}, except the GSI QP (QPN 1) and the multicast QPN
  * (0xFFFFFF), which belong to shard 0, the shard that also owns the NIC's queue pair 0 and so ARP/ND, the receive
@@ -16,8 +18,6 @@ public final class ShardMap
 {
     /** Most shards a node runs (counter device sets are limited to 64; 16 is the design point). */
     public static final int MAX_SHARDS = 64;
-    /** The destination QPN of multicast datagrams (IBA 10.5.2.1). */
-    public static final int MULTICAST_QPN = 0xFFFFFF;
 
     private ShardMap()
     {
@@ -30,7 +30,7 @@ public final class ShardMap
      */
     public static int shardOf(final int qpn, final int shards)
     {
-        if (1 == shards || QpnAllocator.GSI_QPN == qpn || MULTICAST_QPN == qpn)
+        if (1 == shards || QpnAllocator.GSI_QPN == qpn || RoceV2.MULTICAST_QPN == qpn)
         {
             return 0;
         }

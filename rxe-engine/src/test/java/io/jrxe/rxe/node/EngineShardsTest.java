@@ -8,7 +8,7 @@ import io.jrxe.driver.wake.Wakeup;
 import io.jrxe.net.Ipv4;
 import io.jrxe.net.NetStackContext;
 import io.jrxe.rxe.engine.RxeEngine;
-import io.jrxe.rxe.spi.ShardMap;
+import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.AddressHandle;
@@ -171,7 +171,7 @@ class EngineShardsTest
                 memory.putInt(32 * 1024 + 64 * i, i);
                 send.wrId(i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgl().clear()
                     .add(memory.addressOffset() + 32 * 1024 + 64 * i, 64, mrA.lkey());
-                send.ah(toGroup).remoteQpn(ShardMap.MULTICAST_QPN).remoteQkey(qkey);
+                send.ah(toGroup).remoteQpn(RoceV2.MULTICAST_QPN).remoteQkey(qkey);
                 assertEquals(0, sender.postSend(send));
             }
             final int[] received = new int[1];

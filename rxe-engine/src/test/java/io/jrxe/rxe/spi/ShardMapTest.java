@@ -1,5 +1,6 @@
 package io.jrxe.rxe.spi;
 
+import io.jrxe.rxe.proto.RoceV2;
 import io.jrxe.rxe.verbs.QpType;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,7 @@ class ShardMapTest
         assertEquals(0, ShardMap.shardOf(18, 2));
         assertEquals(3, ShardMap.shardOf(19, 16));
         assertEquals(0, ShardMap.shardOf(QpnAllocator.GSI_QPN, 2), "QP1 is shard 0's, not 1 % 2");
-        assertEquals(0, ShardMap.shardOf(ShardMap.MULTICAST_QPN, 2), "0xFFFFFF is odd but shard 0's");
+        assertEquals(0, ShardMap.shardOf(RoceV2.MULTICAST_QPN, 2), "0xFFFFFF is odd but shard 0's");
     }
 
     @Test
