@@ -1223,6 +1223,31 @@ bl_alternate()
     done
 }
 
+# bl_profile SIDE FIGURE_FN: one more period of SIDE (as in bl_alternate, both pairs stopped on entry and left
+# stopped) under a system-wide perf record named SIDE-$BL_PROFILE_NAME (profile_start); BL_PROFILE_FIGURE = the
+# period's figure, which perf's own cost is in. Report with profile_report after the pair has exited (the JVMs'
+# perf maps).
+bl_profile()
+{
+    local side=$1 fn=$2 pids a b
+    if [ $side = rxe ]; then pids=("${BL_RXE_PIDS[@]}"); else pids=("${BL_JRXE_PIDS[@]}"); fi
+    bl_pids_alive "${pids[@]}" || fail "$side processes died before the profiled period"
+    kill -CONT "${pids[@]}"
+    bl_wait "$BL_SETTLE"
+    bl_sample $side
+    a=$BL_SAMPLE
+    profile_start "$side-$BL_PROFILE_NAME"
+    bl_wait "$BL_PERIOD"
+    bl_sample $side
+    b=$BL_SAMPLE
+    profile_stop "$side-$BL_PROFILE_NAME"
+    kill -STOP "${pids[@]}"
+    wait_until 30 bl_quiet $side || log "WARNING: $side still sending 30 s after SIGSTOP"
+    BL_PROFILE_FIGURE=$($fn $side "$a" "$b")
+    log "$side profiled period: interval $(bl_interval "$a" "$b") s, new packets $(bl_new_pkts "$a" "$b"),"\
+        "figure $BL_PROFILE_FIGURE"
+}
+
 # bl_stop PID...: ends a stopped pair (TERM, then CONT so that it can act on it) and waits for it.
 bl_stop()
 {
@@ -1256,7 +1281,7 @@ bl_rxe_pair()
 
 # bl_jrxe_pair NAME ARG...: `jrxe perf ARG...` peer mode, server NAME-b on NIC B and client NAME-c on NIC C,
 # started together (the client retries until the server listens) on port OOB_PORT + 1 (a perftest pair may hold
-# OOB_PORT), with -XX:+PrintCompilation; logs /tmp/NAME-server.log and -client.log, opened O_APPEND (bl_mark);
+# OOB_PORT), with -XX:+PrintCompilation and BL_JRXE_JVM_OPTS; logs /tmp/NAME-server.log and -client.log, opened O_APPEND (bl_mark);
 # BL_JRXE_PIDS, BL_JRXE_LOGS. Removes NAME's counters files of an earlier run first.
 bl_jrxe_pair()
 {
@@ -1266,7 +1291,7 @@ bl_jrxe_pair()
     BL_JRXE_LOGS=("/tmp/$name-server.log" "/tmp/$name-client.log")
     : > "${BL_JRXE_LOGS[0]}"
     : > "${BL_JRXE_LOGS[1]}"
-    local java=(java ${JRXE_JAVA_OPTS:-} -XX:+PrintCompilation -jar "$JRXE_JAR")
+    local java=(java ${JRXE_JAVA_OPTS:-} ${BL_JRXE_JVM_OPTS:-} -XX:+PrintCompilation -jar "$JRXE_JAR")
     local perf=(perf "$@" -u $ACK_TIMEOUT -p $((OOB_PORT + 1)) "${JRXE_NODE_OPTS[@]}" --keep-counters)
     "${java[@]}" "${perf[@]}" --pci "$NIC_B_BDF" --ip "$JRXE_B_IP/$NIC_PREFIX" --name "$name-b" --server \
         >> "${BL_JRXE_LOGS[0]}" 2>&1 &
@@ -1299,4 +1324,57 @@ bl_jit_total()
 bl_runs_figures()
 {
     echo "rxe_runs=$(IFS=,; echo "${BL_RXE_FIGURES[*]}") jrxe_runs=$(IFS=,; echo "${BL_JRXE_FIGURES[*]}")"
+}
+
+# Profiles: Linux perf samples the whole guest (cpu-clock on both vCPUs: there is no PMU under TCG). JVMs to be
+# profiled run with PROFILE_JVM_OPTS, so that they write a perf map at exit (SIGTERM included) and their compiled
+# Java methods get names; report after they exited. PROFILE_FREQ 250 Hz per vCPU: enough samples in a short run
+# without slowing the TCG guest noticeably. Each function adds what went wrong to the caller's `problems` array.
+PROFILE_FREQ=250
+PROFILE_JVM_OPTS="-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit"
+
+# profile_start NAME: a system-wide `perf record` into /tmp/profile-NAME.data, in the background (PROFILE_PID).
+profile_start()
+{
+    # --no-buildid: collecting build ids at the end takes minutes under TCG and the report runs here anyway.
+    perf record -a -e cpu-clock -F $PROFILE_FREQ --no-buildid -o "/tmp/profile-$1.data" \
+        > "/tmp/profile-$1.record.log" 2>&1 &
+    PROFILE_PID=$!
+}
+
+# profile_stop NAME: ends the recording of profile_start.
+profile_stop()
+{
+    local rc
+    # TERM, not INT: a background job of a non-interactive shell ignores SIGINT. perf writes its data and then
+    # re-raises the signal, so it ends with status 143.
+    kill -TERM "$PROFILE_PID"
+    wait_pid_exit "$PROFILE_PID" 120
+    rc=$?
+    show_log "/tmp/profile-$1.record.log" "perf record" 5
+    [ $rc = 0 ] || [ $rc = 143 ] || problems+=("perf record for $1 ended with status $rc")
+}
+
+# profile_report NAME: the per-thread/object shares and the top symbols of a recording, as lines
+#   GUEST-PROFILE NAME comm <percent> <thread> <shared object>
+#   GUEST-PROFILE NAME sym <percent> <symbol>
+profile_report()
+{
+    local name=$1 data=/tmp/profile-$1.data
+    [ -s "$data" ] || { problems+=("no perf data for $name"); return; }
+    perf report -i "$data" --stdio --no-children --sort comm,dso --percent-limit 1.5 -q 2> /dev/null \
+        | awk -v n="$name" 'NF >= 3 { p = $1; $1 = ""; sub(/^ +/, ""); print "GUEST-PROFILE " n " comm " p " " $0 }' \
+        > "/tmp/profile-$name.comm"
+    perf report -i "$data" --stdio --no-children --sort sym --percent-limit 0.8 -q 2> /dev/null | head -30 \
+        | awk -v n="$name" 'NF >= 2 { p = $1; $1 = ""; sub(/^ +/, ""); print "GUEST-PROFILE " n " sym " p " " $0 }' \
+        > "/tmp/profile-$name.sym"
+    cat "/tmp/profile-$name.comm" "/tmp/profile-$name.sym"
+    [ -s "/tmp/profile-$name.comm" ] || problems+=("perf report for $name is empty")
+}
+
+# profile_samples NAME: how many samples a recording holds ("12K" style, from perf's report header).
+profile_samples()
+{
+    perf report -i "/tmp/profile-$1.data" --stdio --sort comm 2> /dev/null | sed -n 's/^# Samples: \([^ ]*\) .*/\1/p' \
+        | head -1
 }

@@ -15,13 +15,18 @@
 # pairs then run for the whole scenario and take turns as in 50-baseline-write, after the same BL_WARMUP s each;
 # JIT compilations inside the measured periods are counted. Prints
 #   GUEST-BASELINE send_lat rxe=<us> jrxe=<us> ratio=<rxe/jrxe> runs=<n>   (medians, half round trip)
-# timeout: 600
+# Where the time goes: after the measured periods, one more period per side under a system-wide perf record (as
+# 51-profile-write; the JVMs write perf maps at exit), reported after both pairs ended, with the figure of that
+# period (perf's cost is in it, so it is not one of the runs):
+#   GUEST-PROFILE <rxe|jrxe>-send-lat <comm|sym> <percent> <what>
+# timeout: 800
 
 SIZE=2
 ITERS=1000000            # more than the scenario can do at these latencies: the pairs are killed at the end
 CAL_ITERS=2000
 
 require_jar
+command -v perf > /dev/null || fail "no perf in the guest (package linux-perf)"
 two_rxe_devices
 log "rxe0 on $ETH_A (GID $GID_A), rxe1 on $ETH_D (GID $GID_D)"
 bind_vfio "$NIC_B_BDF" || fail "cannot bind $NIC_B_BDF to vfio-pci"
@@ -48,6 +53,7 @@ bl_rxe_pair /tmp/bl-lat-rxe ib_send_lat -s $SIZE -F -u $ACK_TIMEOUT -n $ITERS
 BL_RXE_DEV=rxe0
 bl_warm_up rxe "${BL_RXE_PIDS[@]}"
 
+BL_JRXE_JVM_OPTS=$PROFILE_JVM_OPTS
 bl_jrxe_pair bl-lat --lat --op send -s $SIZE -n $ITERS --timeout 1200
 bl_jrxe_file bl-lat-c "${BL_JRXE_PIDS[@]}"
 bl_warm_up jrxe "${BL_JRXE_PIDS[@]}"
@@ -67,9 +73,16 @@ lat_figure()
 }
 bl_alternate lat_figure
 jit=$(bl_jit_total)
+BL_PROFILE_NAME=send-lat
+bl_profile rxe lat_figure
+rxe_profiled=$BL_PROFILE_FIGURE
+bl_profile jrxe lat_figure
+jrxe_profiled=$BL_PROFILE_FIGURE
 
 bl_stop "${BL_RXE_PIDS[@]}"
 bl_stop "${BL_JRXE_PIDS[@]}"
+profile_report rxe-send-lat
+profile_report jrxe-send-lat
 log "rxe0 over the whole run: $(rxe_delta "$rxe_before" "$(rxe_counters rxe0)")"
 bl_show_logs 6
 check_jrxe_counters bl-lat-b bl-lat-c
@@ -80,7 +93,8 @@ jrxe_lat=$(median "${BL_JRXE_FIGURES[@]}")
 ratio=$(bl_ratio "$rxe_lat" "$jrxe_lat")
 echo "GUEST-BASELINE send_lat rxe=$rxe_lat jrxe=$jrxe_lat ratio=$ratio runs=$BL_RUNS"
 figures="rxe_us=$rxe_lat jrxe_us=$jrxe_lat ratio=$ratio runs=$BL_RUNS $(bl_runs_figures) rxe_pkts_per_trip=$RXE_PPI"
-figures+=" jit_compiles=$jit"
+figures+=" jit_compiles=$jit rxe_profiled_us=$rxe_profiled jrxe_profiled_us=$jrxe_profiled"
+figures+=" rxe_samples=$(profile_samples rxe-send-lat) jrxe_samples=$(profile_samples jrxe-send-lat)"
 if [ ${#problems[@]} -gt 0 ]; then
     show_jvm_crashes
     fail "$(printf '%s; ' "${problems[@]}")$figures"
