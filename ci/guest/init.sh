@@ -133,6 +133,27 @@ on_request()
     return 1
 }
 
+# nic_stall_evidence: what a stalled transmit queue leaves to look at, once (the root cause is not known: the kernel's
+# virtio-net, or a vfio-bound NIC on the same hub not draining its receive ring, see ci/README.md): each kernel NIC's
+# queue statistics (ethtool -S: kicks, xmit_more, per-queue packets), the virtio interrupt counts, and whatever jrxe
+# counters files are left.
+nic_stall_evidence()
+{
+    local dev f
+    echo "NIC-STALL dmesg: $(dmesg | grep -A3 -m1 'NETDEV WATCHDOG' | tr '\n' '|')"
+    for dev in /sys/class/net/eth*; do
+        dev=${dev##*/}
+        echo "NIC-STALL $dev: $(ethtool -S "$dev" 2> /dev/null | tr -s ' \n' ' ')"
+    done
+    grep virtio /proc/interrupts | tr -s ' ' | sed 's/^/NIC-STALL irq: /'
+    for f in /dev/shm/jrxe/*.counters /tmp/jrxe/*.counters; do
+        [ -e "$f" ] || continue
+        echo "NIC-STALL jrxe counters file: $f"
+        timeout 60 java -jar "$JRXE_JAR" stat --dir "${f%/*}" "$(basename "$f" .counters)" 2>&1 \
+            | sed 's/^/NIC-STALL jrxe stat: /'
+    done
+}
+
 # Set when a kernel NIC's transmit queue stalled (the virtio-net watchdog fired): every later scenario talks to the
 # kernel's NICs and would hang to its timeout in this guest, so they are reported failed without being run, and
 # .ci/run reruns them in a fresh guest (as it reruns the scenario that met the stall).
@@ -151,7 +172,10 @@ for file in $CI/scenarios/[0-9]*.sh; do
     fi
     run_scenario "$file"
     watchdog=$(dmesg | grep -m1 'NETDEV WATCHDOG' | sed 's/^\[[^]]*\] //')
-    [ -n "$watchdog" ] && broken="the guest's NIC stalled during $name ($watchdog)"
+    if [ -n "$watchdog" ]; then
+        broken="the guest's NIC stalled during $name ($watchdog)"
+        nic_stall_evidence
+    fi
 done
 echo "GUEST-TESTS: $passed passed, $failed failed"
 
