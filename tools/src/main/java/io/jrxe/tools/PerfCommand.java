@@ -1,5 +1,6 @@
 package io.jrxe.tools;
 
+import io.jrxe.driver.wake.ParkingIdleStrategy;
 import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.NodePairContext;
 import io.jrxe.rxe.node.PciNode;
@@ -123,7 +124,9 @@ final class PerfCommand implements Callable<Integer>
     String hgrm;
 
     @Option(names = "--layout", description = "node, split, shared, combined or single (default by cores: node " +
-        "from 3, and on 2 for bandwidth; combined on 2 for --lat; single on 1)")
+        "from 3, and on 2 for bandwidth; combined on 2 for --lat; single on 1). Peer mode: node (its own thread, " +
+        "the default) or, with --lat, single (the application's thread drives the node during each measured loop, " +
+        "run to completion)")
     PerfThreads.Layout layout;
 
     @Option(names = "--shards", description = "engine shards per emulated node, each over its own virtio-net queue " +
@@ -143,6 +146,14 @@ final class PerfCommand implements Callable<Integer>
         "yield, backoff or park (default: --lat: spin with --idle spin, park with --idle park in peer mode, else " +
         "yield; bandwidth: backoff)")
     PerfThreads.Idle appIdle;
+
+    @Option(names = "--park-spins", description = "with park: idle cycles a thread spins before it yields " +
+        "(default: ${DEFAULT-VALUE})")
+    int parkSpins = ParkingIdleStrategy.DEFAULT_SPINS;
+
+    @Option(names = "--park-yields", description = "with park: idle cycles a thread yields before it parks " +
+        "(default: ${DEFAULT-VALUE})")
+    int parkYields = ParkingIdleStrategy.DEFAULT_YIELDS;
 
     @Option(names = "--timeout", description = "seconds before a stuck run fails (default: ${DEFAULT-VALUE})")
     double timeout = 120;
@@ -217,7 +228,7 @@ final class PerfCommand implements Callable<Integer>
             pair.resolve(5_000_000_000L);
             final RcQps qps = new RcQps(pair, s.qps);
             final PerfBuffers buffers = new PerfBuffers(qps, s.size, dmaMr);
-            try (PerfThreads threads = new PerfThreads(pair, s.layout, idle, s.appIdle))
+            try (PerfThreads threads = new PerfThreads(pair, s.layout, idle, s.appIdle, parkSpins, parkYields))
             {
                 final long deadline = System.nanoTime() + (long)(timeout * 1e9) +
                     TimeUnit.SECONDS.toNanos(durationSeconds);
@@ -251,6 +262,19 @@ final class PerfCommand implements Callable<Integer>
      */
     private int peer()
     {
+        validateParking();
+        final boolean runToCompletion = singleThread || PerfThreads.Layout.single == layout;
+        if (null != layout && !runToCompletion && PerfThreads.Layout.node != layout)
+        {
+            throw new IllegalArgumentException("--layout " + layout + " is for the emulated pair of this run; in " +
+                "peer mode the node runs on its own thread (node) or, for latency tests, on the application's " +
+                "during each measured loop (single)");
+        }
+        if (runToCompletion && (!latency || events))
+        {
+            throw new IllegalArgumentException("--layout single in peer mode is for latency tests that poll (--lat " +
+                "without -e): the application's thread drives the node while it polls");
+        }
         if (1 != shards)
         {
             throw new IllegalArgumentException("--shards is for the emulated pair of this run; a peer-mode node " +
@@ -284,21 +308,32 @@ final class PerfCommand implements Callable<Integer>
         s.reportGbits = reportGbits;
         s.ackTimeout = ackTimeout;
         s.rdmaCm = rdmaCm;
+        s.runToCompletion = runToCompletion;
         s.timeoutSeconds = (int)Math.max(1, Math.ceil(timeout));
         s.check();
         // the engine's thread and the application's poll
         final PerfThreads.Idle engineIdle = null != idle ? idle : PerfThreads.Idle.forCores(2);
-        try (PciNode pci = new PciNode(nodeOptions.toContext(engineIdle.create())))
+        try (PciNode pci = new PciNode(nodeOptions.toContext(engineIdle.create(parkSpins, parkYields))))
         {
             try
             {
                 final PerfThreads.Idle pollIdle = null != appIdle ? appIdle : peerPollIdle(engineIdle);
-                return PerftestPeer.run(pci.node(), s, pollIdle.create(), SystemNanoClock.INSTANCE, System.out);
+                return PerftestPeer.run(pci.node(), s, pollIdle.create(parkSpins, parkYields),
+                    SystemNanoClock.INSTANCE, System.out);
             }
             finally
             {
                 NicCommand.printStats(pci.node().stack());
             }
+        }
+    }
+
+    private void validateParking()
+    {
+        if (parkSpins < 0 || parkYields < 0)
+        {
+            throw new IllegalArgumentException("--park-spins and --park-yields must be >= 0: " + parkSpins + ", " +
+                parkYields);
         }
     }
 
@@ -402,6 +437,7 @@ final class PerfCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--timeout must be > 0: " + timeout);
         }
+        validateParking();
         if (shards < 1 || shards > 64)
         {
             throw new IllegalArgumentException("--shards must be in 1..64: " + shards);

@@ -1,5 +1,6 @@
 package io.jrxe.tools;
 
+import io.jrxe.driver.wake.ParkingIdleStrategy;
 import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.NodeThreads;
 import org.agrona.concurrent.IdleStrategy;
@@ -53,7 +54,13 @@ final class PerfThreads implements AutoCloseable
 
         IdleStrategy create()
         {
-            return NodeThreads.Idle.valueOf(name().toUpperCase(Locale.ROOT)).create();
+            return create(ParkingIdleStrategy.DEFAULT_SPINS, ParkingIdleStrategy.DEFAULT_YIELDS);
+        }
+
+        /** With park: {@code spins} idle cycles spinning, then {@code yields} yielding, before it parks. */
+        IdleStrategy create(final int spins, final int yields)
+        {
+            return NodeThreads.Idle.valueOf(name().toUpperCase(Locale.ROOT)).create(spins, yields);
         }
     }
 
@@ -64,11 +71,14 @@ final class PerfThreads implements AutoCloseable
     /**
      * @param idle    idle strategy of the agent threads
      * @param appIdle idle strategy of the application thread while it waits (not used with {@code single})
+     * @param spins   with park: idle cycles spinning before yielding
+     * @param yields  with park: idle cycles yielding before parking
      */
-    PerfThreads(final NodePair pair, final Layout layout, final Idle idle, final Idle appIdle)
+    PerfThreads(
+        final NodePair pair, final Layout layout, final Idle idle, final Idle appIdle, final int spins, final int yields)
     {
-        this.appIdle = appIdle.create();
-        this.threads = NodeThreads.start(layout.library(), idle::create, pair);
+        this.appIdle = appIdle.create(spins, yields);
+        this.threads = NodeThreads.start(layout.library(), () -> idle.create(spins, yields), pair);
         this.pairShards = pair.a().shards();
     }
 

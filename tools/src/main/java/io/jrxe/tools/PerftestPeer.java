@@ -2,6 +2,7 @@ package io.jrxe.tools;
 
 import io.jrxe.rxe.node.QpConnector;
 import io.jrxe.rxe.node.RoceNode;
+import io.jrxe.rxe.node.RunToCompletion;
 import io.jrxe.rxe.verbs.AccessFlags;
 import io.jrxe.rxe.verbs.CompletionQueue;
 import io.jrxe.rxe.verbs.MemoryRegion;
@@ -25,6 +26,7 @@ import io.jrxe.ulp.oob.PerftestBwSession;
 import io.jrxe.ulp.oob.PerftestDest;
 import io.jrxe.ulp.oob.PerftestCmTransport;
 import io.jrxe.ulp.oob.PerftestExchange;
+import io.jrxe.ulp.oob.PerftestLatLine;
 import io.jrxe.ulp.oob.PerftestLatSession;
 import io.jrxe.ulp.oob.PerftestReportFormatter;
 import io.jrxe.ulp.oob.PerftestReportFormatter.Unit;
@@ -177,10 +179,13 @@ final class PerftestPeer implements PerftestBwSession.Peer
     private int runLatency(final PerftestTransport opened, final long timeoutNs) throws OobException
     {
         final PerftestLatOutput output = new PerftestLatOutput(out, settings, node.name(), opened.exchangeMethod());
-        latPeer = new PerftestLatPeer(device, opened, exchange, settings.latSettings(), idle, clock, output);
+        final RunToCompletion driving = settings.runToCompletion ? new RunToCompletion(node, idle) : null;
+        latPeer = new PerftestLatPeer(device, opened, exchange, settings.latSettings(),
+            null != driving ? driving : idle, clock, output);
         // a passive read/atomic server's closing barrier lasts the client's whole run, -D seconds with -D
         PerftestLatSession.run(exchange, settings.test, PerftestLatSession.sizes(settings.test, settings.size,
-            settings.allSizes), localMtu(), PerftestSysData.DEFAULT, latPeer,
+            settings.allSizes), localMtu(), PerftestSysData.DEFAULT,
+            null != driving ? new DrivenLoops(latPeer, driving) : latPeer,
             timeoutNs + TimeUnit.SECONDS.toNanos(settings.durationSeconds));
         output.end();
         return 0;
@@ -513,6 +518,54 @@ final class PerftestPeer implements PerftestBwSession.Peer
         if (null != pd)
         {
             device.deallocPd(pd);
+        }
+    }
+
+    /**
+     * The latency peer with each measured loop run to completion on the application's thread: the node's thread
+     * stops for the loop and takes over again for the conversation after it.
+     */
+    private static final class DrivenLoops implements PerftestLatSession.Peer
+    {
+        private final PerftestLatSession.Peer peer;
+        private final RunToCompletion driving;
+
+        DrivenLoops(final PerftestLatSession.Peer peer, final RunToCompletion driving)
+        {
+            this.peer = peer;
+            this.driving = driving;
+        }
+
+        @Override
+        public List<PerftestDest> localDests(final Mtu mtu, final PerftestSysData sysData) throws Exception
+        {
+            return peer.localDests(mtu, sysData);
+        }
+
+        @Override
+        public void connect(final List<PerftestDest> remoteDests) throws Exception
+        {
+            peer.connect(remoteDests);
+        }
+
+        @Override
+        public void prepare(final long size) throws Exception
+        {
+            peer.prepare(size);
+        }
+
+        @Override
+        public PerftestLatLine run(final long size) throws Exception
+        {
+            driving.engage();
+            try
+            {
+                return peer.run(size);
+            }
+            finally
+            {
+                driving.release();
+            }
         }
     }
 }

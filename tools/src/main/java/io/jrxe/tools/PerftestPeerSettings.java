@@ -49,6 +49,11 @@ final class PerftestPeerSettings
     boolean runInfinitely;
     /** Stop a {@code --run_infinitely} client after this many periods (tests); 0 runs until killed. */
     long periods;
+    /**
+     * Latency tests, {@code --layout single}: the application's thread drives the node during each measured loop
+     * ({@link io.jrxe.rxe.node.RunToCompletion}); the node's own thread drives it in between.
+     */
+    boolean runToCompletion;
     /** perftest's {@code -a}: sizes 2..2^{@link #maxSizeExponent} (latency tests, send_bw, one-way write/read). */
     boolean allSizes;
     /** The largest size of {@code -a} as a power of two: perftest's 23 (8 MiB); tests lower it. */

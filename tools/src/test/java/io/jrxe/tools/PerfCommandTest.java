@@ -37,6 +37,13 @@ class PerfCommandTest
         assertRefused("--events is for --lat", "--events");
         assertRefused("a write latency test polls the target byte", "--lat", "--events", "--op", "write");
         assertRefused("drop --single-thread", "--lat", "-e", "--op", "send", "--single-thread");
+        // peer mode: the node's own thread, or the application's during a polled latency loop
+        assertRefused("--layout single in peer mode is for latency tests", "--server", "--pci", "0000:00:04.0",
+            "--single-thread");
+        assertRefused("--layout single in peer mode is for latency tests", "--server", "--pci", "0000:00:04.0",
+            "--lat", "-e", "--op", "send", "--layout", "single");
+        assertRefused("in peer mode the node runs on its own thread", "--server", "--pci", "0000:00:04.0",
+            "--layout", "shared");
         assertRefused("-b is for bandwidth tests", "--lat", "-b");
         assertRefused("-D does not work with --events", "--lat", "-e", "--op", "send", "-D", "1");
         assertRefused("-D takes a positive number of seconds", "-D", "-1");
@@ -77,6 +84,13 @@ class PerfCommandTest
             bad.timeout = 0;
             bad.validate();
         });
+        final IllegalArgumentException spins = assertThrows(IllegalArgumentException.class, () ->
+        {
+            final PerfCommand bad = new PerfCommand();
+            bad.parkSpins = -1;
+            bad.validate();
+        });
+        assertTrue(spins.getMessage().contains("--park-spins"), spins::getMessage);
     }
 
     @Test

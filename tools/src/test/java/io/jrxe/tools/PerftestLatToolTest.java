@@ -1,6 +1,7 @@
 package io.jrxe.tools;
 
 import io.jrxe.driver.emu.WireFaults;
+import io.jrxe.rxe.node.NodeThreads;
 import io.jrxe.ulp.oob.PerftestTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,6 +66,31 @@ class PerftestLatToolTest
             // at least one packet per iteration reached each side
             PerftestRuns.assertNoErrors(countersDir, "jrxe-a", ITERS);
             PerftestRuns.assertNoErrors(countersDir, "jrxe-b", ITERS);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = PerftestTest.class, names = {"SEND_LAT", "WRITE_LAT", "READ_LAT"})
+    void runToCompletionDrivesEachNodeFromItsLoopAndHandsItBack(final PerftestTest test) throws Exception
+    {
+        final int port = EmulatedNodes.freePort();
+        try (EmulatedNodes nodes = new EmulatedNodes(WireFaults.none(), countersDir))
+        {
+            final PerftestPeerSettings serverSettings = PerftestRuns.settings(test, null, port, 64, ITERS);
+            final PerftestPeerSettings clientSettings = PerftestRuns.settings(test, "127.0.0.1", port, 64, ITERS);
+            serverSettings.runToCompletion = true;
+            clientSettings.runToCompletion = true;
+            // parking applications: between packets each is woken by its node's NIC, as in the QEMU guest
+            final ToolRun server = PerftestRuns.start(nodes, nodes.a, serverSettings, NodeThreads.Idle.PARK.create());
+            final ToolRun client = PerftestRuns.start(nodes, nodes.b, clientSettings, NodeThreads.Idle.PARK.create());
+            assertEquals(0, client.status(), client.toString());
+            assertEquals(0, server.status(), server.toString());
+            assertLatencyLine(client.output(), 64);
+            PerftestRuns.assertNoErrors(countersDir, "jrxe-a", ITERS);
+            PerftestRuns.assertNoErrors(countersDir, "jrxe-b", ITERS);
+            // after the loop each node runs on its own thread again
+            assertThrows(IllegalStateException.class, nodes.a::start);
+            assertThrows(IllegalStateException.class, nodes.b::start);
         }
     }
 

@@ -6,6 +6,7 @@ import io.jrxe.rxe.stats.CountersFileReader;
 import io.jrxe.rxe.stats.RxeCounter;
 import io.jrxe.ulp.oob.PerftestTest;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.nio.file.Path;
@@ -46,9 +47,16 @@ final class PerftestRuns
     /** Checks {@code settings} and runs the side on {@code node}, on one of the nodes' threads. */
     static ToolRun start(final EmulatedNodes nodes, final RoceNode node, final PerftestPeerSettings settings)
     {
+        return start(nodes, node, settings, new BackoffIdleStrategy());
+    }
+
+    /** The same, the application waiting with {@code idle}. */
+    static ToolRun start(
+        final EmulatedNodes nodes, final RoceNode node, final PerftestPeerSettings settings, final IdleStrategy idle)
+    {
         settings.check();
-        return ToolRun.start(nodes, (out, err) -> PerftestPeer.run(node, settings, new BackoffIdleStrategy(),
-            SystemNanoClock.INSTANCE, out));
+        return ToolRun.start(nodes, (out, err) -> PerftestPeer.run(node, settings, idle, SystemNanoClock.INSTANCE,
+            out));
     }
 
     /** The receiving device got at least {@code minPackets} and counted no error. */

@@ -63,6 +63,17 @@ public final class ParkingIdleStrategy implements IdleStrategy
         this.maxParkNs = maxParkNs;
     }
 
+    /**
+     * The same strategy for another thread, or for a thread started again after {@link Wakeup#close()} ended this
+     * one's line: the same spins, yields and longest park, on a new line of the same name.
+     *
+     * @return a new strategy
+     */
+    public ParkingIdleStrategy withNewLine()
+    {
+        return new ParkingIdleStrategy(new Wakeup(wakeup.name()), spins, yields, maxParkNs);
+    }
+
     /** @return the wake-up line this strategy parks on. */
     public Wakeup wakeup()
     {

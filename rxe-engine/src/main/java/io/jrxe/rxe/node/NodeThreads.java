@@ -129,6 +129,18 @@ public final class NodeThreads implements AutoCloseable
         /** A new strategy (they hold state: one per thread); PARK's comes with a new wake-up line. */
         public IdleStrategy create()
         {
+            return create(ParkingIdleStrategy.DEFAULT_SPINS, ParkingIdleStrategy.DEFAULT_YIELDS);
+        }
+
+        /**
+         * A new strategy; PARK's spins {@code parkSpins} idle cycles, then yields {@code parkYields}, before it
+         * parks (the others ignore both). Fewer fit a machine where spinning is dear: in a TCG guest an idle
+         * cycle's clock read and pause leave the virtual CPU, and its two vCPUs carry two nodes (ci/README.md).
+         *
+         * @throws IllegalArgumentException if either is negative
+         */
+        public IdleStrategy create(final int parkSpins, final int parkYields)
+        {
             switch (this)
             {
                 case SPIN:
@@ -138,7 +150,8 @@ public final class NodeThreads implements AutoCloseable
                 case BACKOFF:
                     return new BackoffIdleStrategy(100, 10, 1_000, 100_000);
                 default:
-                    return new ParkingIdleStrategy(new Wakeup("park"));
+                    return new ParkingIdleStrategy(new Wakeup("park"), parkSpins, parkYields,
+                        ParkingIdleStrategy.DEFAULT_MAX_PARK_NS);
             }
         }
 

@@ -270,7 +270,8 @@ public final class RoceNode implements AutoCloseable
     private final QpLatencyFile latency;
     private final QpLatencyMBean latencyMBean;
     private final LinkWatch linkWatch;
-    private final IdleStrategy idleStrategy;
+    /** Shard 0's thread's; a parking one is replaced after {@link #stop()} closed its line. */
+    private IdleStrategy idleStrategy;
     private final String deviceName;
     private final CachedNanoClock dutyCycleClock = new CachedNanoClock();
     /** Shard s's duty-cycle clock (s >= 1), read by its engine and its stack lane; [0] unused. */
@@ -613,6 +614,26 @@ public final class RoceNode implements AutoCloseable
             given[0] = true;
             return idleStrategy;
         }, this);
+    }
+
+    /**
+     * Stops the threads {@link #start()} started, so that the caller's thread can drive the node with
+     * {@link #progress()} (run to completion, {@link RunToCompletion}); {@link #start()} hands it back. The engine
+     * state stays as it is: QPs, posted work and packets on the NIC wait for whoever drives next.
+     */
+    public synchronized void stop()
+    {
+        if (null == thread)
+        {
+            throw new IllegalStateException("node " + deviceName + " is not started");
+        }
+        CloseHelper.close(thread);
+        thread = null;
+        if (idleStrategy instanceof ParkingIdleStrategy)
+        {
+            // closing the threads closed the line they parked on: a later start parks on a new one
+            idleStrategy = ((ParkingIdleStrategy)idleStrategy).withNewLine();
+        }
     }
 
     /** The published device attributes, or null without counters files. */

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -97,6 +98,39 @@ class NodeThreadsTest
         // an application that sleeps while a bandwidth window is in flight leaves both cores to the node threads
         assertEquals(NodeThreads.Layout.NODE, NodeThreads.Layout.forCores(2, false));
         assertEquals(NodeThreads.Idle.SPIN, NodeThreads.Idle.forCores(NodeThreads.Layout.NODE.busyThreads(false), 2));
+    }
+
+    @Test
+    void aParkingStrategySpinsAndYieldsTheCyclesItIsGivenBeforeItArms()
+    {
+        // spins 0, yields 0: the first idle cycle arms the wake-up line (the re-check cycle), the second parks
+        final ParkingIdleStrategy eager = (ParkingIdleStrategy)NodeThreads.Idle.PARK.create(0, 0);
+        eager.idle(0);
+        assertTrue(eager.wakeup().armed(), "armed on the first idle cycle");
+        eager.reset();
+        assertFalse(eager.wakeup().armed(), "work disarms");
+
+        // spins 3, yields 2: five idle cycles before it arms
+        final ParkingIdleStrategy patient = (ParkingIdleStrategy)NodeThreads.Idle.PARK.create(3, 2);
+        for (int i = 0; i < 5; i++)
+        {
+            patient.idle(0);
+            assertFalse(patient.wakeup().armed(), "cycle " + i + " spins or yields");
+        }
+        patient.idle(0);
+        assertTrue(patient.wakeup().armed());
+
+        // the defaults are ParkingIdleStrategy's; the other strategies ignore the parking counts
+        final ParkingIdleStrategy byDefault = (ParkingIdleStrategy)NodeThreads.Idle.PARK.create();
+        for (int i = 0; i < ParkingIdleStrategy.DEFAULT_SPINS + ParkingIdleStrategy.DEFAULT_YIELDS; i++)
+        {
+            byDefault.idle(0);
+        }
+        assertFalse(byDefault.wakeup().armed());
+        byDefault.idle(0);
+        assertTrue(byDefault.wakeup().armed());
+        assertEquals("spin", NodeThreads.Idle.SPIN.create(0, 0).alias());
+        assertThrows(IllegalArgumentException.class, () -> NodeThreads.Idle.PARK.create(-1, 0));
     }
 
     private static List<String> expectedThreads(final NodeThreads.Layout layout)
