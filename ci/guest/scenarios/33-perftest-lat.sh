@@ -1,7 +1,7 @@
 # perftest's latency tests between the kernel's Soft-RoCE (rxe0 on NIC A) and jrxe's perftest peer mode on NIC B
 # (vfio-pci), both roles each: ib_X_lat client -> `jrxe perf --lat --op X --server`, then `jrxe perf --lat --op X`
 # client -> ib_X_lat server, for X = send, write, read, atomic (2-byte messages, 8 for atomic, few iterations: the
-# guest is TCG-emulated). Then ib_write_bw with 4 QPs (-q 4) and bidirectional (-b), ib_send_bw bidirectional (-b),
+# guest is TCG-emulated), and send once more with jrxe's loop run to completion (--layout single). Then ib_write_bw with 4 QPs (-q 4) and bidirectional (-b), ib_send_bw bidirectional (-b),
 # over all sizes (-a: 2 B .. 8 MiB, 5 messages each, perftest's least) and ib_send_lat for a duration (-D 1), both
 # roles each.
 # Checks: every run exits 0 and prints its result line (the read/atomic servers print none, as perftest's; with -a
@@ -128,6 +128,9 @@ interop()
 
 started=$EPOCHREALTIME
 interop send_lat "--lat --op send -s 2 -n $LAT_ITERS" ib_send_lat "-s 2 -n $LAT_ITERS" "lat 2 $LAT_ITERS yes"
+# run to completion: jrxe's application thread drives its node during the measured loop (53-baseline-send-lat's way)
+interop send_lat_rtc "--lat --op send -s 2 -n $LAT_ITERS --layout single" ib_send_lat "-s 2 -n $LAT_ITERS" \
+    "lat 2 $LAT_ITERS yes"
 interop write_lat "--lat --op write -s 2 -n $LAT_ITERS --hgrm /tmp/write_lat.hgrm" ib_write_lat \
     "-s 2 -n $LAT_ITERS" "lat 2 $LAT_ITERS yes"
 interop read_lat "--lat --op read -s 2 -n $LAT_ITERS" ib_read_lat "-s 2 -n $LAT_ITERS" "lat 2 $LAT_ITERS no"

@@ -2,7 +2,9 @@
 # (the steady-state baselines in lib.sh):
 #
 #   rxe:  ib_send_lat -s 2 rxe0 (NIC A, 10.9.0.1)  <-->  ib_send_lat server rxe1 (NIC D, 10.9.0.4)
-#   jrxe: jrxe perf --lat --op send -s 2 (NIC C, 10.9.0.3)  <-->  the same with --server (NIC B, 10.9.0.2)
+#   jrxe: jrxe perf --lat --op send -s 2 --layout single (NIC C, 10.9.0.3)  <-->  the same with --server (NIC B,
+#         10.9.0.2): each side's application thread drives its node during the loop (run to completion), as
+#         ib_send_lat's thread posts into rxe and polls its CQ itself
 #
 # Neither tool's per-iteration times are used: perftest's come from a cycle counter whose frequency it fails to
 # measure under TCG, jrxe's from its own clock, and nothing shows the two agree. Instead the scenario counts round
@@ -54,7 +56,7 @@ BL_RXE_DEV=rxe0
 bl_warm_up rxe "${BL_RXE_PIDS[@]}"
 
 BL_JRXE_JVM_OPTS=$PROFILE_JVM_OPTS
-bl_jrxe_pair bl-lat --lat --op send -s $SIZE -n $ITERS --timeout 1200
+bl_jrxe_pair bl-lat --lat --op send -s $SIZE -n $ITERS --timeout 1200 --layout single
 bl_jrxe_file bl-lat-c "${BL_JRXE_PIDS[@]}"
 bl_warm_up jrxe "${BL_JRXE_PIDS[@]}"
 

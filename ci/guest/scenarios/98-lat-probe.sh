@@ -26,9 +26,11 @@ probe()
     log "PROBE $tag jvm=[$jopts] opts=[$*] rc=$rc $(grep -h 'JRXE-PERF' $c | cut -d' ' -f5-9) irqs=$(grep -h 'JRXE-NIC' $c | grep -o 'interrupts=[0-9]*')"
     [ $rc = 0 ] || tail -5 $c
 }
-probe park "" --idle park --app-idle yield
-probe parkpark "" --idle park --app-idle park
-probe parkpark-c1 "-XX:TieredStopAtLevel=1" --idle park --app-idle park
-probe park-c1 "-XX:TieredStopAtLevel=1" --idle park --app-idle yield
-probe parkevents "" --idle park -e
+C1=-XX:TieredStopAtLevel=1
+# idle strategies (the first probes chose C1 and park/park, ci/README.md)
+probe parkpark-c1 "$C1" --idle park --app-idle park
+# run to completion: the application's thread drives the node during the measured loop
+probe single-c1 "$C1" --idle park --app-idle park --layout single
+probe parkpark-c1-again "$C1" --idle park --app-idle park
+probe single-c1-again "$C1" --idle park --app-idle park --layout single
 pass "probe done"
