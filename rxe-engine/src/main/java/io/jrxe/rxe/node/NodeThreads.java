@@ -134,8 +134,8 @@ public final class NodeThreads implements AutoCloseable
 
         /**
          * A new strategy; PARK's spins {@code parkSpins} idle cycles, then yields {@code parkYields}, before it
-         * parks (the others ignore both). Fewer fit a machine where spinning is dear: in a TCG guest an idle
-         * cycle's clock read and pause leave the virtual CPU, and its two vCPUs carry two nodes (ci/README.md).
+         * parks (the others ignore both). Fewer park sooner and pay more wake-ups, more keep a core from other
+         * threads; in the QEMU guest the defaults beat both ways (ci/README.md, "Send latency").
          *
          * @throws IllegalArgumentException if either is negative
          */
