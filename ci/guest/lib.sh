@@ -1187,64 +1187,62 @@ bl_warm_up()
     wait_until 30 bl_quiet "$side" || log "WARNING: $side still sending 30 s after SIGSTOP"
 }
 
-# bl_alternate FIGURE_FN: BL_RUNS measured periods per side, alternating rxe and jrxe (BL_RXE_PIDS, BL_JRXE_PIDS,
-# both pairs stopped on entry, left stopped). Each period: SIGCONT, BL_SETTLE s, sample, BL_PERIOD s, sample,
-# SIGSTOP. FIGURE_FN SIDE A B prints the period's figure. Logs every raw sample (BASELINE-SAMPLE lines) and fills
-# BL_RXE_FIGURES and BL_JRXE_FIGURES; a side that died fails the scenario.
+# bl_period SIDE LABEL [PROFILE]: one period of SIDE (BL_RXE_PIDS or BL_JRXE_PIDS; both pairs stopped on entry and
+# left stopped): SIGCONT, BL_SETTLE s, sample, BL_PERIOD s (under a system-wide perf record named PROFILE if given,
+# profile_start), sample, SIGSTOP. BL_A and BL_B are the two samples; for jrxe the period lies between the log marks
+# "run=LABEL start" and "run=LABEL end" (bl_jit_compiles). A side that died fails the scenario.
+bl_period()
+{
+    local side=$1 label=$2 profile=${3:-} pids
+    if [ $side = rxe ]; then pids=("${BL_RXE_PIDS[@]}"); else pids=("${BL_JRXE_PIDS[@]}"); fi
+    bl_pids_alive "${pids[@]}" || fail "$side processes died before period $label"
+    kill -CONT "${pids[@]}"
+    bl_wait "$BL_SETTLE"
+    [ $side = jrxe ] && bl_mark "run=$label start"
+    bl_sample $side
+    BL_A=$BL_SAMPLE
+    [ -n "$profile" ] && profile_start "$profile"
+    bl_wait "$BL_PERIOD"
+    bl_sample $side
+    BL_B=$BL_SAMPLE
+    [ -n "$profile" ] && profile_stop "$profile"
+    [ $side = jrxe ] && bl_mark "run=$label end"
+    kill -STOP "${pids[@]}"
+    wait_until 30 bl_quiet $side || log "WARNING: $side still sending 30 s after SIGSTOP"
+}
+
+# bl_alternate FIGURE_FN: BL_RUNS measured periods per side (bl_period), alternating rxe and jrxe. FIGURE_FN SIDE A B
+# prints the period's figure. Logs every raw sample (BASELINE-SAMPLE lines) and fills BL_RXE_FIGURES and
+# BL_JRXE_FIGURES.
 bl_alternate()
 {
-    local fn=$1 run side pids a b fig jit
+    local fn=$1 run side fig jit
     BL_RXE_FIGURES=()
     BL_JRXE_FIGURES=()
     for ((run = 1; run <= BL_RUNS; run++)); do
         for side in rxe jrxe; do
-            if [ $side = rxe ]; then pids=("${BL_RXE_PIDS[@]}"); else pids=("${BL_JRXE_PIDS[@]}"); fi
-            bl_pids_alive "${pids[@]}" || fail "$side processes died before period $run"
-            kill -CONT "${pids[@]}"
-            bl_wait "$BL_SETTLE"
-            [ $side = jrxe ] && bl_mark "run=$run start"
-            bl_sample $side
-            a=$BL_SAMPLE
-            bl_wait "$BL_PERIOD"
-            bl_sample $side
-            b=$BL_SAMPLE
-            [ $side = jrxe ] && bl_mark "run=$run end"
-            kill -STOP "${pids[@]}"
-            wait_until 30 bl_quiet $side || log "WARNING: $side still sending 30 s after SIGSTOP"
-            fig=$($fn $side "$a" "$b")
+            bl_period $side $run
+            fig=$($fn $side "$BL_A" "$BL_B")
             jit=""
             [ $side = jrxe ] && jit=" jit_compiles=$(bl_jit_compiles $run)"
-            echo "BASELINE-SAMPLE $SCENARIO $side run=$run a: $a"
-            echo "BASELINE-SAMPLE $SCENARIO $side run=$run b: $b"
-            log "$side run $run: interval $(bl_interval "$a" "$b") s, new packets $(bl_new_pkts "$a" "$b"),"\
+            echo "BASELINE-SAMPLE $SCENARIO $side run=$run a: $BL_A"
+            echo "BASELINE-SAMPLE $SCENARIO $side run=$run b: $BL_B"
+            log "$side run $run: interval $(bl_interval "$BL_A" "$BL_B") s, new packets $(bl_new_pkts "$BL_A" "$BL_B"),"\
                 "figure $fig$jit"
             if [ $side = rxe ]; then BL_RXE_FIGURES+=("$fig"); else BL_JRXE_FIGURES+=("$fig"); fi
         done
     done
 }
 
-# bl_profile SIDE FIGURE_FN: one more period of SIDE (as in bl_alternate, both pairs stopped on entry and left
-# stopped) under a system-wide perf record named SIDE-$BL_PROFILE_NAME (profile_start); BL_PROFILE_FIGURE = the
-# period's figure, which perf's own cost is in. Report with profile_report after the pair has exited (the JVMs'
-# perf maps).
+# bl_profile SIDE FIGURE_FN: one more period of SIDE (bl_period, label "profile") under a system-wide perf record
+# named SIDE-$BL_PROFILE_NAME; BL_PROFILE_FIGURE = the period's figure, which perf's own cost is in. Report with
+# profile_report after the pair has exited (the JVMs' perf maps).
 bl_profile()
 {
-    local side=$1 fn=$2 pids a b
-    if [ $side = rxe ]; then pids=("${BL_RXE_PIDS[@]}"); else pids=("${BL_JRXE_PIDS[@]}"); fi
-    bl_pids_alive "${pids[@]}" || fail "$side processes died before the profiled period"
-    kill -CONT "${pids[@]}"
-    bl_wait "$BL_SETTLE"
-    bl_sample $side
-    a=$BL_SAMPLE
-    profile_start "$side-$BL_PROFILE_NAME"
-    bl_wait "$BL_PERIOD"
-    bl_sample $side
-    b=$BL_SAMPLE
-    profile_stop "$side-$BL_PROFILE_NAME"
-    kill -STOP "${pids[@]}"
-    wait_until 30 bl_quiet $side || log "WARNING: $side still sending 30 s after SIGSTOP"
-    BL_PROFILE_FIGURE=$($fn $side "$a" "$b")
-    log "$side profiled period: interval $(bl_interval "$a" "$b") s, new packets $(bl_new_pkts "$a" "$b"),"\
+    local side=$1 fn=$2
+    bl_period $side profile "$side-$BL_PROFILE_NAME"
+    BL_PROFILE_FIGURE=$($fn $side "$BL_A" "$BL_B")
+    log "$side profiled period: interval $(bl_interval "$BL_A" "$BL_B") s, new packets $(bl_new_pkts "$BL_A" "$BL_B"),"\
         "figure $BL_PROFILE_FIGURE"
 }
 
