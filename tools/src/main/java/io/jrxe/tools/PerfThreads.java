@@ -1,6 +1,5 @@
 package io.jrxe.tools;
 
-import io.jrxe.driver.wake.ParkingIdleStrategy;
 import io.jrxe.rxe.node.NodePair;
 import io.jrxe.rxe.node.NodeThreads;
 import org.agrona.concurrent.IdleStrategy;
@@ -54,7 +53,7 @@ final class PerfThreads implements AutoCloseable
 
         IdleStrategy create()
         {
-            return create(ParkingIdleStrategy.DEFAULT_SPINS, ParkingIdleStrategy.DEFAULT_YIELDS);
+            return NodeThreads.Idle.valueOf(name().toUpperCase(Locale.ROOT)).create();
         }
 
         /** With park: {@code spins} idle cycles spinning, then {@code yields} yielding, before it parks. */

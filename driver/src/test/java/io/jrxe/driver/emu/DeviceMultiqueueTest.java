@@ -142,18 +142,13 @@ class DeviceMultiqueueTest
     void mqCommandsNeedTheirFeatureNegotiated()
     {
         // without F_MQ or F_RSS the driver finds controlq at queue 2 (§5.1.2), whatever max_virtqueue_pairs is
-        final RingDriver single = new RingDriver(device, SIZE);
-        try
+        try (RingDriver single = new RingDriver(device, SIZE))
         {
             single.start(RingDriver.FEATURES | VirtioNetRegisters.CONTROL_FEATURES);
             assertEquals(ERR, execute(single, MQ_VQ_PAIRS_SET, le16(1)));
             assertTrue(device.multiqueueError().contains("VIRTIO_NET_F_MQ"), device.multiqueueError());
             assertEquals(ERR, execute(single, MQ_RSS_CONFIG, rssConfig(RssHashTypes.ROCE, 0, 1, 0, 1)));
             assertFalse(device.rssEnabled());
-        }
-        finally
-        {
-            single.close();
         }
     }
 

@@ -593,9 +593,9 @@ public final class RoceNode implements AutoCloseable
     }
 
     /**
-     * Runs the engine on a dedicated thread until {@link #close()} ({@link NodeThreads.Layout#NODE} for this node,
-     * with the context's idle strategy); with shards, each other shard on a thread of its own that parks when idle
-     * ({@link NodeThreads.Idle#PARK}).
+     * Runs the engine on a dedicated thread until {@link #stop()} or {@link #close()} ({@link NodeThreads.Layout#NODE}
+     * for this node, with the context's idle strategy); with shards, each other shard on a thread of its own that
+     * parks when idle ({@link NodeThreads.Idle#PARK}).
      */
     public synchronized void start()
     {
