@@ -1,9 +1,9 @@
 # perftest's latency tests between the kernel's Soft-RoCE (rxe0 on NIC A) and jrxe's perftest peer mode on NIC B
 # (vfio-pci), both roles each: ib_X_lat client -> `jrxe perf --lat --op X --server`, then `jrxe perf --lat --op X`
 # client -> ib_X_lat server, for X = send, write, read, atomic (2-byte messages, 8 for atomic, few iterations: the
-# guest is TCG-emulated), and send once more with jrxe's loop run to completion (--layout single). Then ib_write_bw with 4 QPs (-q 4) and bidirectional (-b), ib_send_bw bidirectional (-b),
-# over all sizes (-a: 2 B .. 8 MiB, 5 messages each, perftest's least) and ib_send_lat for a duration (-D 1), both
-# roles each.
+# guest is TCG-emulated), and send once more with jrxe's loop run to completion (--layout single). Then ib_write_bw
+# with 4 QPs (-q 4) and bidirectional (-b), ib_send_bw bidirectional (-b), over all sizes (-a: 2 B .. 8 MiB,
+# 5 messages each, perftest's least) and ib_send_lat for a duration (-D 1), both roles each.
 # Checks: every run exits 0 and prints its result line (the read/atomic servers print none, as perftest's; with -a
 # a line for each of the 23 sizes on both sides; with -D the duration table's line, iterations counted), jrxe's
 # counters show no errors.
