@@ -34,6 +34,7 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -634,6 +635,12 @@ public final class RoceNode implements AutoCloseable
             // closing the threads closed the line they parked on: a later start parks on a new one
             idleStrategy = ((ParkingIdleStrategy)idleStrategy).withNewLine();
         }
+    }
+
+    /** The threads {@link #start()} runs the node on, running; none while stopped (for tests). */
+    synchronized List<Thread> threads()
+    {
+        return null == thread ? List.of() : thread.threads();
     }
 
     /** The published device attributes, or null without counters files. */

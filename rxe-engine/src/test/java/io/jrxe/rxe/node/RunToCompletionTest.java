@@ -4,9 +4,11 @@ import io.jrxe.driver.wake.ParkingIdleStrategy;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,12 +32,13 @@ class RunToCompletionTest
             final PairTraffic traffic = new PairTraffic(pair, () -> 0); // set-up on the nodes' threads
             final RunToCompletion driving = new RunToCompletion(a, NodeThreads.Idle.PARK.create());
             assertFalse(a.engine().isEngineThread());
-            assertTrue(threadRunning("jrxe-jrxe-a"));
+            final Thread first = onlyThread(a);
 
             driving.engage();
             assertTrue(driving.engaged());
             assertTrue(a.engine().isEngineThread(), "the caller is the engine's driver");
-            assertFalse(threadRunning("jrxe-jrxe-a"), "the node's thread stopped");
+            assertFalse(first.isAlive(), "the node's thread stopped");
+            assertEquals(List.of(), a.threads());
             // A moves only in the caller's idle(): its posts, the wire's packets, its completions; the caller
             // parks in between, woken by A's NIC and doorbells
             assertTimeoutPreemptively(LIMIT, () -> new PairTraffic(pair, () ->
@@ -48,7 +51,8 @@ class RunToCompletionTest
             driving.release();
             assertFalse(driving.engaged());
             assertFalse(a.engine().isEngineThread());
-            assertTrue(threadRunning("jrxe-jrxe-a"), "the node's thread again");
+            final Thread second = onlyThread(a);
+            assertNotSame(first, second, "a thread of the node's own again");
             // nobody drives from here: the restarted thread carries both set-up and traffic
             assertTimeoutPreemptively(LIMIT, () -> traffic.pingPong(20));
             assertThrows(IllegalStateException.class, driving::release);
@@ -65,9 +69,12 @@ class RunToCompletionTest
             assertThrows(IllegalStateException.class, a::stop, "not started");
             a.start();
             pair.b().start();
+            final Thread first = onlyThread(a);
             a.stop();
-            assertFalse(threadRunning("jrxe-jrxe-a"));
+            assertFalse(first.isAlive());
+            assertEquals(List.of(), a.threads());
             a.start();
+            assertNotSame(first, onlyThread(a));
             // the restarted thread carries the traffic (its strategy's line is a new one: the third test)
             assertTimeoutPreemptively(LIMIT, () -> new PairTraffic(pair, () -> 0).pingPong(10));
             assertThrows(IllegalStateException.class, a::start, "already started");
@@ -90,8 +97,14 @@ class RunToCompletionTest
         assertTrue(second.wakeup().armed(), "the new line arms; the closed one cannot");
     }
 
-    private static boolean threadRunning(final String name)
+    /** The node's one thread, checked alive and named after the node. */
+    private static Thread onlyThread(final RoceNode node)
     {
-        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.isAlive() && name.equals(t.getName()));
+        final List<Thread> threads = node.threads();
+        assertEquals(1, threads.size(), threads::toString);
+        final Thread thread = threads.get(0);
+        assertTrue(thread.isAlive());
+        assertEquals("jrxe-" + node.name(), thread.getName());
+        return thread;
     }
 }
