@@ -25,6 +25,8 @@ public final class EmulatedWire
         private NanoClock clock = SystemNanoClock.INSTANCE;
         private int linkRingCapacity = 256 * 1024;
         private int maxFrameLength = 9216;
+        private boolean flowControl = true;
+        private long pauseLimitNs = 100_000_000L;
         private final java.util.Map<Integer, WireQueueSettings> egressQueues = new java.util.TreeMap<>();
 
         public int portCount()
@@ -90,6 +92,36 @@ public final class EmulatedWire
             return this;
         }
 
+        public boolean flowControl()
+        {
+            return flowControl;
+        }
+
+        /**
+         * Whether a link without room pauses the sending device (802.3x PAUSE / PFC, as a RoCE fabric is set up)
+         * instead of dropping the frame as overflow (default true). See {@link WirePort#mayTransmit}.
+         */
+        public Context flowControl(final boolean flowControl)
+        {
+            this.flowControl = flowControl;
+            return this;
+        }
+
+        public long pauseLimitNs()
+        {
+            return pauseLimitNs;
+        }
+
+        /**
+         * Longest a sender stays paused before its frames go out and overflow, as a PFC watchdog ends a pause
+         * storm (default 100 ms, a common watchdog setting); at least 1.
+         */
+        public Context pauseLimitNs(final long pauseLimitNs)
+        {
+            this.pauseLimitNs = pauseLimitNs;
+            return this;
+        }
+
         /** Largest frame carried, Ethernet header included, FCS excluded (default 9216). */
         public Context maxFrameLength(final int maxFrameLength)
         {
@@ -134,6 +166,10 @@ public final class EmulatedWire
                 ctx.linkRingCapacity() + " bytes = " + buffering + " bytes of direct memory, over the 1 GiB " +
                 "limit: lower linkRingCapacity");
         }
+        if (ctx.pauseLimitNs() < 1)
+        {
+            throw new IllegalArgumentException("wire pauseLimitNs must be >= 1: " + ctx.pauseLimitNs());
+        }
         if (null == ctx.clock() || null == ctx.faults())
         {
             throw new IllegalArgumentException("wire clock and faults must not be null");
@@ -155,7 +191,8 @@ public final class EmulatedWire
         {
             final WireQueueSettings queue = ctx.egressQueues.get(i);
             ports[i] = new WirePort(i, ctx.maxFrameLength(), clock,
-                null == queue ? null : new WireQueue(queue, i, ctx.maxFrameLength()));
+                null == queue ? null : new WireQueue(queue, i, ctx.maxFrameLength()),
+                ctx.flowControl() ? ctx.pauseLimitNs() : -1);
         }
         for (int src = 0; src < n; src++)
         {
@@ -163,7 +200,7 @@ public final class EmulatedWire
             {
                 if (src != dst)
                 {
-                    links[src][dst] = new WireLink(faults, src, ports[dst], ctx.linkRingCapacity(),
+                    links[src][dst] = new WireLink(faults, ports[src], ports[dst], ctx.linkRingCapacity(),
                         ctx.maxFrameLength());
                 }
             }

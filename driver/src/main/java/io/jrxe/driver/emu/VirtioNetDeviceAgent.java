@@ -21,7 +21,8 @@ import static io.jrxe.driver.virtio.VirtioPci.*;
  * <ol>
  *   <li>transmits, on every enabled transmit queue: after a notification, takes up to a batch of tx chains, strips
  *       the 12-byte virtio_net_hdr, puts each frame on the wire, and returns the chains as used (len 0: nothing
- *       written, §2.6.8);</li>
+ *       written, §2.6.8). While the wire pauses the port ({@link WirePort#mayTransmit}, flow control) the chains
+ *       stay on the queue;</li>
  *   <li>answers controlq after a notification ({@link DeviceControlQueue}): receive filter and multiqueue
  *       commands;</li>
  *   <li>receives: for each frame due on the wire that the receive filter takes ({@link EmulatedRxFilter}, QEMU's
@@ -301,8 +302,13 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
             return 0;
         }
         final int n = Math.min(pending, batchSize);
-        for (int i = 0; i < n; i++)
+        int sent = 0;
+        for (; sent < n; sent++)
         {
+            if (!port.mayTransmit(nowNs))
+            {
+                break; // paused by the wire (flow control): the chain stays queued, the drain resumes this thread
+            }
             final int rc = tx.walk();
             if (DeviceVirtqueue.OK != rc)
             {
@@ -325,7 +331,7 @@ final class VirtioNetDeviceAgent implements Agent, FrameHandler, Wakeable
         {
             registers.raiseQueueInterrupt(txQueue(pair));
         }
-        return n;
+        return sent;
     }
 
     /** @return false on an IOMMU fault; frames the device will not send are counted and completed */

@@ -23,12 +23,17 @@ public final class WireCounters extends SingleWriterCounters
     public static final int HOLD_TIMEOUTS = 9;
     /** Copies dropped by the test hook {@link WireFilter}. */
     public static final int FILTERED = 10;
+    /**
+     * Times the source found the link without room for a frame and held its transmit queue (a PAUSE,
+     * {@link EmulatedWire.Context#flowControl}); counted once per pause, not per frame held.
+     */
+    public static final int PAUSED = 11;
 
-    static final int COUNT = 11;
+    static final int COUNT = 12;
 
     WireCounters()
     {
         super("frames_in", "frames_queued", "frames_out", "lost", "corrupted", "duplicated", "reordered",
-            "delayed", "overflow", "hold_timeouts", "filtered");
+            "delayed", "overflow", "hold_timeouts", "filtered", "paused");
     }
 }

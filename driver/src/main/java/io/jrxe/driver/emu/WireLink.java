@@ -1,5 +1,6 @@
 package io.jrxe.driver.emu;
 
+import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -7,8 +8,10 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
+import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
 
 /**
@@ -25,6 +28,13 @@ import java.util.SplittableRandom;
  * {@link #send} and {@link #flushHeld} run on the source port's thread, {@link #poll} on the destination's. A
  * queued frame signals the destination port's {@link io.jrxe.driver.wake.Wakeup}, as light on a fibre wakes a
  * receiver; a frame delayed by the fault injector is found by the receiver's bounded park.
+ * <p>
+ * Flow control: before the source's device takes a frame off its transmit queue it asks {@link #hasRoom} for the
+ * worst case one frame can put here (a duplicate and a released reordered frame with it, and the ring's padding
+ * record at the wrap). A link without room is {@link #pause paused}: the device leaves its queue alone until the
+ * destination drains the link, which then signals the source port's thread. The {@code paused} flag and the ring
+ * positions form a Dekker pair: the source stores the flag and re-reads the positions, the destination stores its
+ * position, fences and reads the flag, so one of them sees the other and no resume is lost.
  * Nothing is allocated per frame.
  */
 final class WireLink implements ControlledMessageHandler
@@ -49,6 +59,11 @@ final class WireLink implements ControlledMessageHandler
     private final int source;
     private final int destination;
     private final WirePort destinationPort;
+    private final WirePort sourcePort;
+    /** Bytes one frame may take on the ring at worst: see {@link #hasRoom}. */
+    private final int worstCaseBytes;
+    /** Source found no room and waits for the destination to drain (flow control). */
+    private volatile boolean paused;
 
     // source side: a frame held back by reorder
     private final UnsafeBuffer held;
@@ -62,10 +77,15 @@ final class WireLink implements ControlledMessageHandler
     private long pollNowNs;
     private FrameHandler pollHandler;
 
-    WireLink(final WireFaults faults, final int source, final WirePort destinationPort, final int ringCapacity,
-        final int maxFrameLength)
+    WireLink(final WireFaults faults, final WirePort sourcePort, final WirePort destinationPort,
+        final int ringCapacity, final int maxFrameLength)
     {
+        final int source = sourcePort.index();
         final int destination = destinationPort.index();
+        this.sourcePort = sourcePort;
+        // a frame, its duplicate and a held frame with its duplicate, plus the padding record a wrap can need
+        this.worstCaseBytes = 5 * BitUtil.align(RecordDescriptor.HEADER_LENGTH + FRAME + maxFrameLength,
+            RecordDescriptor.ALIGNMENT);
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
             BufferUtil.allocateDirectAligned(ringCapacity + RingBufferDescriptor.TRAILER_LENGTH, 64)));
         this.ringBuffer = ring.buffer();
@@ -173,6 +193,38 @@ final class WireLink implements ControlledMessageHandler
         }
     }
 
+    /** Source side: whether the ring can take the worst case of one more frame. */
+    boolean hasRoom()
+    {
+        return ring.capacity() - ring.size() >= worstCaseBytes;
+    }
+
+    /**
+     * Source side: the link has no room; marks it paused so the destination resumes the source when it drains,
+     * then looks once more.
+     *
+     * @return true if the link is still full (the source may park: the destination will signal it)
+     */
+    boolean pause()
+    {
+        if (!paused)
+        {
+            paused = true; // volatile store, then the positions re-read below: the source's half of the Dekker pair
+            counters.increment(WireCounters.PAUSED);
+        }
+        return !hasRoom();
+    }
+
+    boolean isPaused()
+    {
+        return paused;
+    }
+
+    boolean destinationAttached()
+    {
+        return destinationPort.attached();
+    }
+
     /** Destination side: hands up to {@code limit} frames whose time has come to {@code handler}. */
     int poll(final long nowNs, final FrameHandler handler, final int limit)
     {
@@ -180,7 +232,22 @@ final class WireLink implements ControlledMessageHandler
         pollHandler = handler;
         final int n = ring.controlledRead(this, limit);
         pollHandler = null;
+        if (n > 0)
+        {
+            resumeSource();
+        }
         return n;
+    }
+
+    /** Destination side, after taking frames: a paused source may send again. */
+    void resumeSource()
+    {
+        VarHandle.fullFence(); // the consumer position stored before the flag is read (Dekker, class comment)
+        if (paused)
+        {
+            paused = false;
+            sourcePort.signal();
+        }
     }
 
     /** Ring callback during {@link #poll}; a frame not yet due stops the read and stays first in line. */

@@ -10,6 +10,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Where one device plugs into an {@link EmulatedWire}. A frame sent on a port goes to every other port (a hub),
  * each copy through its own faulty link. All methods are called from the one thread that drives the attached
  * device: it is the only producer of this port's outgoing links and the only consumer of its incoming ones.
+ * <p>
+ * With flow control on (the default), a device asks {@link #mayTransmit} before it takes a frame off its transmit
+ * queue: a link to an attached port that has no room pauses the sender, as an Ethernet PAUSE or PFC frame from a
+ * receiver that is behind does, instead of dropping what the receiver's thread has not caught up with. The
+ * receiver's drain resumes it. A pause longer than the pause limit is given up (a PFC watchdog's job): frames then
+ * go out and overflow, so a receiver that never drains cannot stop a sender for good.
+ * <pre>
+ *   device tx queue --mayTransmit?--> send --> link ring (room?) --poll--> destination device
+ *          ^ held while paused                    |  full: paused flag          |
+ *          +-------------- signal (resume) <------------------------------------+ drained
+ * </pre>
  */
 public final class WirePort
 {
@@ -23,10 +34,16 @@ public final class WirePort
     private volatile Wakeup wakeup;
     /** The switch egress queue frames to this port wait in, or null: they arrive as the links deliver them. */
     private final WireQueue queue;
+    /** Longest pause honoured, or a negative value for no flow control. */
+    private final long pauseLimitNs;
+    private boolean pausing;
+    private long pausedSinceNs;
 
-    WirePort(final int index, final int maxFrameLength, final NanoClock clock, final WireQueue queue)
+    WirePort(final int index, final int maxFrameLength, final NanoClock clock, final WireQueue queue,
+        final long pauseLimitNs)
     {
         this.queue = queue;
+        this.pauseLimitNs = pauseLimitNs;
         this.index = index;
         this.maxFrameLength = maxFrameLength;
         this.clock = clock;
@@ -117,6 +134,39 @@ public final class WirePort
             link.send(nowNs, frame, offset, length);
         }
         return true;
+    }
+
+    /**
+     * Whether a frame may go out now: with flow control, false while a link to an attached port lacks room for
+     * one (the device keeps the frame on its queue and tries again when the link resumes it or its park ends).
+     */
+    public boolean mayTransmit(final long nowNs)
+    {
+        if (pauseLimitNs < 0)
+        {
+            return true;
+        }
+        final WireLink[] links = outgoing;
+        for (final WireLink link : links)
+        {
+            if (!link.hasRoom() && link.destinationAttached() && link.pause())
+            {
+                if (!pausing)
+                {
+                    pausing = true;
+                    pausedSinceNs = nowNs;
+                }
+                return nowNs - pausedSinceNs > pauseLimitNs; // the watchdog: past the limit, send and overflow
+            }
+        }
+        pausing = false;
+        return true;
+    }
+
+    /** Whether a device is attached: only an attached port's links can pause their senders. */
+    boolean attached()
+    {
+        return attached.get();
     }
 
     /** Releases reordered frames whose hold time expired; call once per duty cycle. */

@@ -1,5 +1,6 @@
 package io.jrxe.driver.emu;
 
+import io.jrxe.driver.wake.Wakeup;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -393,5 +394,102 @@ class EmulatedWireTest
         assertNull(failure.get());
         assertEquals(0, wire.total(OVERFLOW));
         assertEquals(2L * count, wire.total(FRAMES_OUT));
+    }
+
+    /** A small link between two attached ports: room for a few dozen 64-byte frames before the worst-case reserve. */
+    private EmulatedWire smallAttachedWire(final EmulatedWire.Context ctx)
+    {
+        final EmulatedWire wire = new EmulatedWire(ctx.clock(clock).linkRingCapacity(4096).maxFrameLength(256));
+        wire.port(0).attach();
+        wire.port(1).attach();
+        return wire;
+    }
+
+    /** Sends while the port lets it, up to {@code max} frames numbered from {@code first}; returns frames sent. */
+    private static int sendWhileAllowed(final WirePort port, final long nowNs, final int first, final int max)
+    {
+        int sent = 0;
+        while (sent < max && port.mayTransmit(nowNs))
+        {
+            port.send(nowNs, frame(first + sent), 0, FRAME);
+            sent++;
+        }
+        return sent;
+    }
+
+    @Test
+    void aFullLinkPausesItsSenderAndTheDrainResumesIt()
+    {
+        final EmulatedWire wire = smallAttachedWire(new EmulatedWire.Context());
+        final Wakeup senderLine = new Wakeup("sender");
+        wire.port(0).wakeup(senderLine);
+        final int first = sendWhileAllowed(wire.port(0), clock.nanoTime(), 0, 1000);
+        assertTrue(first > 0 && first < 1000, "the link took " + first + " frames before it paused the sender");
+        final WireCounters c = wire.counters(0, 1);
+        assertEquals(1, c.get(PAUSED));
+        assertEquals(0, c.get(OVERFLOW));
+        assertFalse(wire.port(0).mayTransmit(clock.nanoTime()), "still paused: nobody drained");
+        assertEquals(1, c.get(PAUSED), "one pause, however often the sender asks");
+
+        senderLine.arm(); // the sender's thread decides to sleep (this thread owns the line)
+        final List<Integer> got = new ArrayList<>();
+        wire.port(1).poll(clock.nanoTime(), (b, o, l) -> got.add(b.getInt(o + SEQ_AT)), 1000);
+        assertEquals(1, senderLine.unparks(), "the drain signalled the paused sender");
+        assertTrue(wire.port(0).mayTransmit(clock.nanoTime()));
+
+        final int second = sendWhileAllowed(wire.port(0), clock.nanoTime(), first, 1000 - first);
+        while (wire.port(1).poll(clock.nanoTime(), (b, o, l) -> got.add(b.getInt(o + SEQ_AT)), 1000) > 0)
+        {
+            // a ring read stops at the end of the buffer: poll until the link is empty
+        }
+        assertEquals(first + second, got.size());
+        for (int i = 0; i < got.size(); i++)
+        {
+            assertEquals(i, got.get(i));
+        }
+        assertEquals(0, c.get(OVERFLOW), "a paused link loses nothing");
+    }
+
+    @Test
+    void aDrainWithoutAPauseSignalsNobody()
+    {
+        final EmulatedWire wire = smallAttachedWire(new EmulatedWire.Context());
+        final Wakeup senderLine = new Wakeup("sender");
+        wire.port(0).wakeup(senderLine);
+        assertEquals(3, sendWhileAllowed(wire.port(0), clock.nanoTime(), 0, 3));
+        senderLine.arm();
+        assertEquals(3, wire.port(1).poll(clock.nanoTime(), (b, o, l) -> { }, 100));
+        assertEquals(0, senderLine.unparks());
+        assertEquals(0, wire.counters(0, 1).get(PAUSED));
+    }
+
+    @Test
+    void thePauseLimitEndsAPauseAndFramesOverflow()
+    {
+        final EmulatedWire wire = smallAttachedWire(new EmulatedWire.Context().pauseLimitNs(1_000));
+        final WirePort port = wire.port(0);
+        final int first = sendWhileAllowed(port, clock.nanoTime(), 0, 1000);
+        assertFalse(port.mayTransmit(clock.nanoTime() + 1_000), "paused up to the limit");
+        assertTrue(port.mayTransmit(clock.nanoTime() + 1_001), "the watchdog gives the pause up past it");
+        final int more = sendWhileAllowed(port, clock.nanoTime() + 1_001, first, 200);
+        assertEquals(200, more, "the sender is not held again while the link stays full");
+        assertTrue(wire.counters(0, 1).get(OVERFLOW) > 0);
+    }
+
+    @Test
+    void noPauseWithoutFlowControlOrWithoutADeviceOnTheOtherEnd()
+    {
+        final EmulatedWire off = smallAttachedWire(new EmulatedWire.Context().flowControl(false));
+        assertEquals(200, sendWhileAllowed(off.port(0), clock.nanoTime(), 0, 200));
+        assertTrue(off.counters(0, 1).get(OVERFLOW) > 0);
+        assertEquals(0, off.counters(0, 1).get(PAUSED));
+
+        final EmulatedWire unattached = new EmulatedWire(new EmulatedWire.Context().clock(clock)
+            .linkRingCapacity(4096).maxFrameLength(256));
+        unattached.port(0).attach(); // nobody at port 1 drains its link: waiting for it would stop port 0 for good
+        assertEquals(200, sendWhileAllowed(unattached.port(0), clock.nanoTime(), 0, 200));
+        assertTrue(unattached.counters(0, 1).get(OVERFLOW) > 0);
+
+        assertThrows(IllegalArgumentException.class, () -> new EmulatedWire(new EmulatedWire.Context().pauseLimitNs(0)));
     }
 }

@@ -121,6 +121,59 @@ class VirtioDriverOnEmulatedNetTest
     }
 
     /**
+     * A device whose wire link is full leaves its transmit queue alone (the wire's flow control) instead of putting
+     * frames on the wire to be dropped: the driver's ring holds them, and once the receiving device drains the link
+     * every frame arrives, in order.
+     */
+    @Test
+    void aPausedDeviceHoldsItsTransmitQueueAndLosesNothing()
+    {
+        final EmulatedNetwork.Context ctx = new EmulatedNetwork.Context().nicCount(2);
+        ctx.wire().linkRingCapacity(16384).maxFrameLength(1600);
+        try (EmulatedNetwork network = new EmulatedNetwork(ctx);
+            VirtioNetDriver a = open(network.nic(0));
+            VirtioNetDriver b = open(network.nic(1)))
+        {
+            final AgentInvoker deviceA = network.nic(0).invoker();
+            final AgentInvoker deviceB = network.nic(1).invoker();
+            final int frames = 60;
+            final int[] ids = new int[frames];
+            for (int seq = 0; seq < frames; seq++)
+            {
+                ids[seq] = frame(a, b.macAddress(), seq);
+            }
+            assertEquals(frames, a.txBatch(ids, frames));
+            for (int i = 0; i < 4; i++)
+            {
+                deviceA.invoke(); // B's device does not run: nothing drains the link
+            }
+            final WireCounters link = network.wire().counters(0, 1);
+            final long onWire = link.get(WireCounters.FRAMES_QUEUED);
+            assertTrue(onWire > 0 && onWire < frames, onWire + " frames went out before the pause");
+            assertEquals(1, link.get(WireCounters.PAUSED));
+            assertEquals(onWire, network.nic(0).counters().get(EmulatedNicCounters.TX_FRAMES),
+                "the rest stay on the transmit queue");
+
+            final List<Integer> atB = new ArrayList<>();
+            final int[] rx = new int[64];
+            for (int i = 0; i < 100 && atB.size() < frames; i++)
+            {
+                deviceB.invoke();
+                receive(b, rx, atB);
+                deviceA.invoke();
+            }
+            assertEquals(frames, atB.size());
+            for (int i = 0; i < frames; i++)
+            {
+                assertEquals(i, atB.get(i));
+            }
+            assertEquals(0, link.get(WireCounters.OVERFLOW));
+            assertEquals(0, network.nic(1).counters().get(EmulatedNicCounters.RX_DROPPED_NO_BUFFER));
+            assertFalse(a.needsReset() || b.needsReset());
+        }
+    }
+
+    /**
      * A stack with nothing to send still has the driver reclaim what the device has sent, on its next poll: a sender
      * that waits for its frames to leave the NIC (the RoCE engine's per-QP in-flight limit) hears of them while
      * nothing else is sent.
