@@ -1055,6 +1055,10 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
             if (n >= qpBudget || c.txStalled)
             {
                 schedule(c); // more to send (round robin), or waiting for tx buffers
+                if (c.txStalled && tx.requestQueueFull())
+                {
+                    break; // the NIC's ring is everyone's: the QPs behind would each stall and flush in vain
+                }
             }
         }
         return sent;

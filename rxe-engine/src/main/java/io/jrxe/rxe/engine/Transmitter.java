@@ -177,6 +177,16 @@ final class Transmitter
     }
 
     /**
+     * Whether a request would find the transmit queue full now, without a flush: asked after a requester stalled
+     * ({@link #beginRequest} flushed already), to tell a full ring (no QP can send) from a QP's own wait (its next
+     * hop, its buffers).
+     */
+    boolean requestQueueFull()
+    {
+        return io.txRoom() <= requesterReserve;
+    }
+
+    /**
      * Whether the transmit queue has more than {@code reserve} places, handing what it holds to the NIC first if
      * it has not: the queue fills within one duty cycle (it holds a batch), and only a full NIC ring keeps it full.
      * A READ response of many packets thus goes out in one pass unless the ring is full: stopping it at the batch
