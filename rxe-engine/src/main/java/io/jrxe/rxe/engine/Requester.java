@@ -59,6 +59,8 @@ final class Requester
     private final Pacer pacer;
     private final DcqcnParameters dcqcn;
     private final boolean dcqcnEnabled;
+    /** The packet being built is the QP's last of this turn on the run list (budget spent or the ring full). */
+    private boolean turnEnds;
 
     Requester(
         final RxeEngine engine,
@@ -161,6 +163,7 @@ final class Requester
             {
                 break; // static or DCQCN rate: the PACE timer runs the QP again (retransmissions paced alike)
             }
+            turnEnds = sent + 1 >= budget || !tx.roomForAnotherRequest();
             final int result = sendPacket(c, wqe);
             if (result < 0)
             {
@@ -284,8 +287,11 @@ final class Requester
         boolean ackReq = false;
         if (c.isReliable())
         {
-            // rxe init_req_packet: AckReq at the end of a message and about every 64 packets
-            ackReq = last || c.noAckPackets++ > MAX_PKT_PER_ACK;
+            // rxe init_req_packet: AckReq at the end of a message and about every 64 packets. jrxe also asks on
+            // the last packet before the QP yields its turn mid-message (IBA 9.2.4: the requester may set AckReq on
+            // any request): with many QPs its next turn can be a whole run-list round away, and the ACK of what went
+            // out keeps the retransmit timer measuring the network instead of this engine's own run list.
+            ackReq = last || turnEnds || c.noAckPackets++ > MAX_PKT_PER_ACK;
             if (ackReq)
             {
                 c.noAckPackets = 0;

@@ -73,6 +73,8 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
     {
         /** Packets a QP may have in flight before its requester stops: rxe's RXE_INFLIGHT_SKBS_PER_QP_HIGH. */
         public static final int DEFAULT_QP_INFLIGHT_HIGH = 64;
+        /** Default packets a QP sends per turn on the run list ({@link #qpPacketBudget(int)}). */
+        public static final int DEFAULT_QP_PACKET_BUDGET = 64;
         /** In-flight packets below which a stopped requester goes on: rxe's RXE_INFLIGHT_SKBS_PER_QP_LOW. */
         public static final int DEFAULT_QP_INFLIGHT_LOW = 16;
 
@@ -85,7 +87,7 @@ public final class RxeEngine implements RxePacketSink, QpDoorbell, QpModifyListe
         private long timerTickNs = 1L << 14;
         private int ticksPerWheel = 1024;
         private int packetBudget = 256;
-        private int qpPacketBudget = 64;
+        private int qpPacketBudget = DEFAULT_QP_PACKET_BUDGET;
         private int qpInflightHigh = DEFAULT_QP_INFLIGHT_HIGH;
         private int qpInflightLow = DEFAULT_QP_INFLIGHT_LOW;
         private Consumer<Throwable> errorHandler;

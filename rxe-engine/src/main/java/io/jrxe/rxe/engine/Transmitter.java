@@ -177,6 +177,15 @@ final class Transmitter
     }
 
     /**
+     * Whether a request begun after the one being built would find room ({@link #beginRequest}'s test for the next
+     * packet; the one being built is not queued yet).
+     */
+    boolean roomForAnotherRequest()
+    {
+        return hasRoom(requesterReserve + 1);
+    }
+
+    /**
      * Whether a request would find the transmit queue full now, without a flush: asked after a requester stalled
      * ({@link #beginRequest} flushed already), to tell a full ring (no QP can send) from a QP's own wait (its next
      * hop, its buffers).

@@ -56,17 +56,23 @@ public final class NodePairContext
         return pathMtu.bytes() + Mtu.RXE_MAX_HDR_LENGTH <= 1500 ? 1500 : 9000;
     }
 
+    /** Most a workload's wire buffers per direction ({@link #linkBuffering(long, Mtu)}). */
+    public static final int MAX_WORKLOAD_LINK_BUFFERING = 1 << 21;
+
     /**
-     * Wire buffering for a workload that keeps {@code inFlightBytes} of payload in flight per direction, so that
-     * only injected faults lose frames (as on a lossless fabric): twice the in-flight bytes plus the framing of each
-     * packet (Ethernet, IP, UDP, BTH, RETH, ICRC and the ring's record header: under 128 bytes), rounded up to a
-     * power of two, at least the wire's default 256 KiB and at most 256 MiB per direction.
+     * Wire buffering for a workload that keeps {@code inFlightBytes} of payload in flight per direction: twice the
+     * in-flight bytes plus the framing of each packet (Ethernet, IP, UDP, BTH, RETH, ICRC and the ring's record
+     * header: under 128 bytes), rounded up to a power of two, at least the wire's default 256 KiB and at most
+     * {@link #MAX_WORKLOAD_LINK_BUFFERING} (2 MiB). The wire's flow control pauses a sender at a full link, so no
+     * size loses frames; a link sized to a deep workload's whole window (it was, up to 256 MiB) only queues: 1,000
+     * QPs with 256 KiB each in flight waited some 60 ms in it, close to the 67 ms retransmit timeout that
+     * {@code perf}'s QPs use, and timed out spuriously.
      */
     public static int linkBuffering(final long inFlightBytes, final Mtu pathMtu)
     {
         final long packets = inFlightBytes / pathMtu.bytes() + 1;
         final long bytes = 2 * (inFlightBytes + packets * 128);
-        return (int)Math.min(1L << 28, Math.max(1L << 18, Long.highestOneBit(bytes - 1) << 1));
+        return (int)Math.min(MAX_WORKLOAD_LINK_BUFFERING, Math.max(1L << 18, Long.highestOneBit(bytes - 1) << 1));
     }
 
     /**
@@ -155,8 +161,8 @@ public final class NodePairContext
     }
 
     /**
-     * Bytes the wire buffers per direction, a power of two (default 0: the wire's 256 KiB); frames beyond it are
-     * dropped as a switch drops on a full queue. See {@link #linkBuffering(long, Mtu)}.
+     * Bytes the wire buffers per direction, a power of two (default 0: the wire's 256 KiB); a full link pauses the
+     * sending device (the wire's flow control). See {@link #linkBuffering(long, Mtu)}.
      */
     public NodePairContext linkBuffering(final int linkBuffering)
     {

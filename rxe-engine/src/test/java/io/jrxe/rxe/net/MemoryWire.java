@@ -83,6 +83,8 @@ public final class MemoryWire
         private Faults sendFaults = faults;
         private java.util.function.LongPredicate dropSent;
         private java.util.function.IntConsumer sendObserver;
+        private java.util.function.Consumer<byte[]> frameObserver;
+        private int txRoom = Integer.MAX_VALUE;
         private long sent;
         private long delivered;
         private long flushes;
@@ -142,6 +144,27 @@ public final class MemoryWire
         public void sendObserver(final java.util.function.IntConsumer observer)
         {
             this.sendObserver = observer;
+        }
+
+        /**
+         * What {@link #txRoom()} reports (default unbounded): a test fills the transmit queue by setting it to the
+         * requester's reserve or less, as a NIC ring that stays full.
+         */
+        public void txRoom(final int room)
+        {
+            this.txRoom = room;
+        }
+
+        @Override
+        public int txRoom()
+        {
+            return txRoom;
+        }
+
+        /** Gives {@code observer} a copy of every frame this endpoint sends, before any fault applies. */
+        public void frameObserver(final java.util.function.Consumer<byte[]> observer)
+        {
+            this.frameObserver = observer;
         }
 
         /**
@@ -288,6 +311,10 @@ public final class MemoryWire
             if (null != sendObserver)
             {
                 sendObserver.accept(frame.length);
+            }
+            if (null != frameObserver)
+            {
+                frameObserver.accept(frame.clone());
             }
             if (null != dropSent && dropSent.test(index))
             {

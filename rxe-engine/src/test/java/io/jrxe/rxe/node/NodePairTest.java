@@ -133,7 +133,8 @@ class NodePairTest
         assertEquals(9000, NodePairContext.nicMtuFor(Mtu.MTU_2048));
         assertEquals(1 << 18, NodePairContext.linkBuffering(1024, Mtu.MTU_1024));
         assertEquals(1 << 21, NodePairContext.linkBuffering(1 << 19, Mtu.MTU_4096));
-        assertEquals(1 << 28, NodePairContext.linkBuffering(1L << 40, Mtu.MTU_4096));
+        assertEquals(1 << 21, NodePairContext.linkBuffering(1 << 20, Mtu.MTU_4096));
+        assertEquals(NodePairContext.MAX_WORKLOAD_LINK_BUFFERING, NodePairContext.linkBuffering(1L << 40, Mtu.MTU_4096));
         assertEquals(10240, new NodePairContext().nicMtu(9000).bufferSize());
         assertEquals(2048, new NodePairContext().bufferSize());
     }
