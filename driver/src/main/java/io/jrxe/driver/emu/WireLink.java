@@ -215,11 +215,6 @@ final class WireLink implements ControlledMessageHandler
         return !hasRoom();
     }
 
-    boolean isPaused()
-    {
-        return paused;
-    }
-
     boolean destinationAttached()
     {
         return destinationPort.attached();
