@@ -14,6 +14,9 @@
  * With {@code Context.maxQueuePairs(N)} above 1 the device offers VIRTIO_NET_F_MQ and F_RSS and steers each
  * received frame to a receive queue by the Toeplitz hash and indirection table the driver programmed
  * ({@link io.jrxe.driver.emu.EmulatedSteering}); it serves every enabled transmit queue.
+ * The wire is lossless unless faults say otherwise: a device whose link is full keeps its transmit queue until the
+ * receiver drains it (802.3x PAUSE / PFC, {@link io.jrxe.driver.emu.WirePort#mayTransmit}; a watchdog ends a pause
+ * after 100 ms), as a RoCE fabric is set up.
  * A port may sit behind a switch egress queue ({@link io.jrxe.driver.emu.WireQueue}: a drain rate, RED ECN marking
  * and tail drop), the bottleneck of an incast.
  * {@link io.jrxe.driver.emu.EmulatedNetwork} builds K NICs (MACs 52:54:00:00:00:01..) on one wire. Devices run on
