@@ -154,6 +154,30 @@ nic_stall_evidence()
     done
 }
 
+# nic_path_alive: after a failed scenario, whether frames still cross QEMU's hub between NIC A and NIC B, with the
+# kernel's driver on both (reset_machine gives NIC B back to virtio_net, which resets it): NIC B's interface goes
+# into a network namespace as 10.9.0.2 and NIC A pings it. A stall that leaves no watchdog behind (seen 2026-11-28:
+# ib_send_bw toward jrxe stopped at 140 of 200 messages, and every later jrxe process on NIC B received nothing)
+# fails this, and the rest of the guest's scenarios are then left to a fresh guest. 0 when a ping is answered, or
+# when the probe cannot be set up (it does not stop the suite then).
+nic_path_alive()
+{
+    local dev replies
+    reset_machine
+    dev=$(netdev_of "$NIC_B_BDF")
+    [ -n "$dev" ] || return 0
+    ip netns add jrxe-probe 2> /dev/null || return 0
+    if ip link set "$dev" netns jrxe-probe; then
+        ip -n jrxe-probe addr add "$JRXE_B_IP/$NIC_PREFIX" dev "$dev"
+        ip -n jrxe-probe link set "$dev" mtu "${HOST_MTU:-1500}" up
+        replies=$(ping -c 3 -w 15 "$JRXE_B_IP" 2>&1 | sed -n 's/.* \([0-9][0-9]*\) received.*/\1/p')
+        echo "NIC-PATH probe after a failure: ${replies:-0} of 3 pings from NIC A to NIC B answered"
+    fi
+    ip netns del jrxe-probe # gives the interface back to the root namespace
+    wait_until 10 test -n "$(netdev_of "$NIC_B_BDF")"
+    [ -z "$replies" ] || [ "$replies" -gt 0 ]
+}
+
 # Set when a kernel NIC's transmit queue stalled (the virtio-net watchdog fired): every later scenario talks to the
 # kernel's NICs and would hang to its timeout in this guest, so they are reported failed without being run, and
 # .ci/run reruns them in a fresh guest (as it reruns the scenario that met the stall).
@@ -170,10 +194,14 @@ for file in $CI/scenarios/[0-9]*.sh; do
         echo "GUEST-TEST $name FAIL not run: $broken time=0.0s"
         continue
     fi
+    failed_before=$failed
     run_scenario "$file"
     watchdog=$(dmesg | grep -m1 'NETDEV WATCHDOG' | sed 's/^\[[^]]*\] //')
     if [ -n "$watchdog" ]; then
         broken="the guest's NIC stalled during $name ($watchdog)"
+        nic_stall_evidence
+    elif [ "$failed" != "$failed_before" ] && [ "$name" != guest-boot ] && ! nic_path_alive; then
+        broken="frames stopped crossing between NIC A and NIC B during $name (no ping answered with the kernel's driver on both)"
         nic_stall_evidence
     fi
 done
