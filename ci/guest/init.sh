@@ -75,13 +75,24 @@ run_scenario()
     # scenario in a new session whose id is $!: everything the scenario starts can be killed as one group.
     setsid bash -c "source $CI/lib.sh; source $file" < /dev/null &
     local pid=$!
-    # One watchdog for the whole scenario rather than a poll loop: every poll forks a sleep, and several a second
-    # cost a TCG guest about a tenth of its CPU, taken from what the scenario measures.
-    local expired=/run/jrxe-ci/$name.expired
-    rm -f "$expired"
+    # One watchdog for the whole scenario rather than a tight poll loop: every poll forks, and several a second
+    # cost a TCG guest about a tenth of its CPU, taken from what the scenario measures. It looks every 20 s for
+    # the kernel's NETDEV WATCHDOG: a stalled kernel NIC never recovers in this guest, so the scenario is ended
+    # then instead of at its timeout (up to 25 min) and the rest go to a fresh guest (see "broken" below).
+    local expired=/run/jrxe-ci/$name.expired stalled=/run/jrxe-ci/$name.stalled
+    rm -f "$expired" "$stalled"
     (
-        sleep "$timeout"
-        : > "$expired"
+        waited=0
+        while [ $waited -lt "$timeout" ]; do
+            step=$((timeout - waited < 20 ? timeout - waited : 20))
+            sleep $step
+            waited=$((waited + step))
+            if dmesg | grep -q 'NETDEV WATCHDOG'; then
+                : > "$stalled"
+                break
+            fi
+        done
+        [ -e "$stalled" ] || : > "$expired"
         kill -TERM -- -$pid 2> /dev/null
         sleep 10
         kill -KILL -- -$pid 2> /dev/null
@@ -93,12 +104,15 @@ run_scenario()
     kill -KILL -- -$pid 2> /dev/null
     local timed_out=0
     [ -e "$expired" ] && timed_out=1
+    [ -e "$stalled" ] && timed_out=2
     local secs
     secs=$(awk -v a="$start" -v b="${EPOCHREALTIME}" 'BEGIN { printf "%.1f", b - a }')
     local result=""
     [ -s "$RESULT_FILE" ] && result=$(head -1 "$RESULT_FILE")
     if [ $timed_out = 1 ]; then
         result="FAIL timed out after $timeout s${result:+ (had reported: $result)}"
+    elif [ $timed_out = 2 ]; then
+        result="FAIL ended early: a kernel NIC's transmit queue stalled (NETDEV WATCHDOG)${result:+ (had reported: $result)}"
     elif [ -z "$result" ]; then
         result="FAIL exited with status $rc without reporting PASS or FAIL"
     fi
