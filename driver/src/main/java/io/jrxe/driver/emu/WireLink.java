@@ -235,7 +235,7 @@ final class WireLink implements ControlledMessageHandler
     }
 
     /** Destination side, after taking frames: a paused source may send again. */
-    void resumeSource()
+    private void resumeSource()
     {
         VarHandle.fullFence(); // the consumer position stored before the flag is read (Dekker, class comment)
         if (paused)

@@ -59,8 +59,6 @@ final class Requester
     private final Pacer pacer;
     private final DcqcnParameters dcqcn;
     private final boolean dcqcnEnabled;
-    /** The packet being built is the QP's last of this turn on the run list (budget spent or the ring full). */
-    private boolean turnEnds;
 
     Requester(
         final RxeEngine engine,
@@ -163,8 +161,9 @@ final class Requester
             {
                 break; // static or DCQCN rate: the PACE timer runs the QP again (retransmissions paced alike)
             }
-            turnEnds = sent + 1 >= budget || !tx.roomForAnotherRequest();
-            final int result = sendPacket(c, wqe);
+            // the packet is the QP's last of this turn on the run list (budget spent or the ring full)
+            final boolean turnEnds = sent + 1 >= budget || !tx.roomForAnotherRequest();
+            final int result = sendPacket(c, wqe, turnEnds);
             if (result < 0)
             {
                 c.txStalled = true; // no tx buffer or next hop unresolved: the engine runs it again next duty cycle
@@ -204,9 +203,12 @@ final class Requester
         return limit > 0 && (staticRate <= 0 || limit < staticRate) ? limit : staticRate;
     }
 
-    /** @return 1 sent, 0 the WQE failed (QP moved to error or WQE completed in error), -1 no tx buffer or the
-     * next hop is being resolved */
-    private int sendPacket(final QpContext c, final SendWqe wqe)
+    /**
+     * @param turnEnds the QP yields its turn after this packet: it asks for an ACK
+     * @return 1 sent, 0 the WQE failed (QP moved to error or WQE completed in error), -1 no tx buffer or the
+     * next hop is being resolved
+     */
+    private int sendPacket(final QpContext c, final SendWqe wqe, final boolean turnEnds)
     {
         final int opcode = wqe.opcode();
         final int kind = kind(opcode);

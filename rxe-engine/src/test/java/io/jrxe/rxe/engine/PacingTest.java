@@ -38,7 +38,7 @@ class PacingTest extends EngineTestBase
     PacingTest()
     {
         super(17);
-        pair.wire.a().sendObserver(length -> frames.add(new long[]{ pair.clock.nanoTime(), length }));
+        pair.wire.a().frameObserver(frame -> frames.add(new long[]{ pair.clock.nanoTime(), frame.length }));
     }
 
     /** Over frames i..j: bytes * 8000 &lt;= Mb/s * (t_j - t_i + burst) + the largest frame * 8000. */

@@ -82,7 +82,6 @@ public final class MemoryWire
         private boolean resolving;
         private Faults sendFaults = faults;
         private java.util.function.LongPredicate dropSent;
-        private java.util.function.IntConsumer sendObserver;
         private java.util.function.Consumer<byte[]> frameObserver;
         private int txRoom = Integer.MAX_VALUE;
         private long sent;
@@ -138,12 +137,6 @@ public final class MemoryWire
         public void dropSent(final java.util.function.LongPredicate predicate)
         {
             this.dropSent = predicate;
-        }
-
-        /** Tells {@code observer} the length of every frame this endpoint sends, before any fault applies. */
-        public void sendObserver(final java.util.function.IntConsumer observer)
-        {
-            this.sendObserver = observer;
         }
 
         /**
@@ -307,10 +300,6 @@ public final class MemoryWire
             else
             {
                 pool.free(id);
-            }
-            if (null != sendObserver)
-            {
-                sendObserver.accept(frame.length);
             }
             if (null != frameObserver)
             {
