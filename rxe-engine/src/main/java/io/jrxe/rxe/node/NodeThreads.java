@@ -172,6 +172,7 @@ public final class NodeThreads implements AutoCloseable
     private final NodePair pair;
     private final RoceNode node;
     private final List<AgentRunner> runners = new ArrayList<>();
+    private final List<Thread> started = new ArrayList<>();
     private final List<Wakeup> lines = new ArrayList<>();
 
     private NodeThreads(final Layout layout, final NodePair pair, final RoceNode node)
@@ -314,7 +315,7 @@ public final class NodeThreads implements AutoCloseable
         final Agent agent = new NamedAgent(name, 1 == present.size() ? present.get(0) : new CompositeAgent(present));
         final AgentRunner runner = new AgentRunner(strategy, Throwable::printStackTrace, null, agent);
         runners.add(runner);
-        AgentRunner.startOnThread(runner);
+        started.add(AgentRunner.startOnThread(runner));
     }
 
     /** @return the layout the threads were started with. */
@@ -368,7 +369,11 @@ public final class NodeThreads implements AutoCloseable
         return threads;
     }
 
-    /** Stops the threads (before the nodes and NICs close); the engines stay open. */
+    /**
+     * Stops the threads and waits until they have ended (before the nodes and NICs close); the engines stay open.
+     * AgentRunner's close returns once its agent has closed, which is a moment before its thread ends; a caller
+     * that starts the node again, or closes its NIC, needs the old thread gone, so this joins it as well.
+     */
     @Override
     public void close()
     {
@@ -379,6 +384,31 @@ public final class NodeThreads implements AutoCloseable
         lines.clear();
         CloseHelper.closeAll(runners);
         runners.clear();
+        for (final Thread thread : started)
+        {
+            joinUninterruptibly(thread);
+        }
+        started.clear();
+    }
+
+    private static void joinUninterruptibly(final Thread thread)
+    {
+        boolean interrupted = false;
+        while (thread != Thread.currentThread() && thread.isAlive())
+        {
+            try
+            {
+                thread.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Gives a thread the layout's name (AgentRunner names its thread after the agent's role). */
