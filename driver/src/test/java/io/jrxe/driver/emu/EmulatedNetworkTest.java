@@ -108,13 +108,14 @@ class EmulatedNetworkTest
             int sent = 0;
             while (b.usedIdx(RX_QUEUE) != frames)
             {
-                // keep b's rx ring full and never have more frames in flight than b has buffers
+                // keep b's rx ring full, and send a frame only once b has posted the buffer it will take: b's
+                // used index moves on between the two checks, so "fewer in flight than SIZE" alone is not enough
                 while (posted < frames && posted - b.usedIdx(RX_QUEUE) < SIZE)
                 {
                     b.postRx(posted % SIZE, RingDriver.SLOT);
                     posted++;
                 }
-                if (sent < frames && sent - a.usedIdx(TX_QUEUE) < SIZE && sent - b.usedIdx(RX_QUEUE) < SIZE)
+                if (sent < posted && sent - a.usedIdx(TX_QUEUE) < SIZE)
                 {
                     a.sendTx(sent % SIZE, frame(EmulatedNetwork.mac(1), EmulatedNetwork.mac(0), sent));
                     sent++;
@@ -123,8 +124,12 @@ class EmulatedNetworkTest
                 {
                     Thread.yield();
                 }
-                assertTrue(System.nanoTime() - deadline < 0, "timed out: sent " + sent + " received " +
-                    b.usedIdx(RX_QUEUE));
+                if (System.nanoTime() - deadline >= 0)
+                {
+                    fail("timed out: sent " + sent + " received " + b.usedIdx(RX_QUEUE) + " a.txUsed=" +
+                        a.usedIdx(TX_QUEUE) + " posted=" + posted + "\nA " + network.nic(0).counters() + "\nB " +
+                        network.nic(1).counters() + "\nwire " + network.wire().counters(0, 1));
+                }
             }
             assertEquals(frames, network.nic(1).counters().get(EmulatedNicCounters.RX_FRAMES));
             assertEquals(0, network.nic(1).counters().get(EmulatedNicCounters.RX_DROPPED_NO_BUFFER));
