@@ -55,7 +55,10 @@ final class Completer
     {
         final int opcode = p.opcode;
         final int psn = p.psn;
-        if (!Psn.before(psn, c.reqPsn) || Psn.before(psn, c.compPsn))
+        // A response is for something outstanding if its PSN was ever sent and is not yet acknowledged. The bound is
+        // the highest PSN sent, not reqPsn: after a go-back-N rewind reqPsn is back at compPsn, and the ACKs of the
+        // first transmission, late rather than lost, still count (rxe's check_psn judges by the WQEs' PSN ranges).
+        if (!Psn.before(psn, c.sentPsnLimit) || Psn.before(psn, c.compPsn))
         {
             counters.dropStaleResponse++; // not for anything outstanding
             return;
@@ -388,6 +391,12 @@ final class Completer
             c.retriedSinceProgress = false;
             c.retryCnt = c.retryCntAttr;
             c.rnrRetry = c.rnrRetryAttr;
+            if (Psn.after(newCompPsn, c.reqPsn))
+            {
+                // a late ACK acknowledged packets the rewound requester has yet to resend: it resumes after them
+                // (a rewind to the new compPsn, not a retry: no retry counter moves)
+                c.needRetry = true;
+            }
         }
     }
 
