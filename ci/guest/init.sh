@@ -149,8 +149,8 @@ on_request()
 
 # nic_stall_evidence: what a stalled transmit queue leaves to look at, once (the root cause is not known: the kernel's
 # virtio-net, or a vfio-bound NIC on the same hub not draining its receive ring, see ci/README.md): each kernel NIC's
-# queue statistics (ethtool -S: kicks, xmit_more, per-queue packets), the virtio interrupt counts, and whatever jrxe
-# counters files are left.
+# queue statistics (ethtool -S: kicks, xmit_more, per-queue packets), the virtio interrupt counts, and the newest three
+# jrxe counters files (each `jrxe stat` is a JVM start, some 10 s under TCG: all of a long boot's files took 7 min).
 nic_stall_evidence()
 {
     local dev f
@@ -160,7 +160,7 @@ nic_stall_evidence()
         echo "NIC-STALL $dev: $(ethtool -S "$dev" 2> /dev/null | tr -s ' \n' ' ')"
     done
     grep virtio /proc/interrupts | tr -s ' ' | sed 's/^/NIC-STALL irq: /'
-    for f in /dev/shm/jrxe/*.counters /tmp/jrxe/*.counters; do
+    for f in $(ls -t /dev/shm/jrxe/*.counters /tmp/jrxe/*.counters 2> /dev/null | head -3); do
         [ -e "$f" ] || continue
         echo "NIC-STALL jrxe counters file: $f"
         timeout 60 java -jar "$JRXE_JAR" stat --dir "${f%/*}" "$(basename "$f" .counters)" 2>&1 \
